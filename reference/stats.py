@@ -1,0 +1,95 @@
+"""The statistical-test harness: exact binomial confidence limits and seeded generators.
+
+A probabilistic guarantee "event E has probability at most ``bound``" is checked by
+simulating ``n`` independent runs and rejecting when the one-sided Clopper–Pearson
+lower confidence limit of the rate, at confidence ``1 - alpha``, exceeds ``bound``.
+If the guarantee holds, a rejection has probability at most ``alpha`` (the test's
+false-failure probability).  :func:`rejection_probability` computes, exactly, how
+often the same test rejects a variant whose true rate is known: the power stated
+beside every power check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _st
+
+#: Default false-failure probability of a statistical test.
+ALPHA = 1e-6
+
+
+def rng(label: str) -> np.random.Generator:
+    """A reproducible generator derived from a text label (``numpy.random.SeedSequence``)."""
+    digest = hashlib.sha256(label.encode()).digest()
+    return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest[:16], "big")))
+
+
+def cp_lower(k: int, n: int, alpha: float) -> float:
+    """One-sided Clopper–Pearson lower limit: ``P_p[X >= k] <= alpha`` for every ``p`` below it."""
+    return 0.0 if k == 0 else float(_st.beta.ppf(alpha, k, n - k + 1))
+
+
+def cp_upper(k: int, n: int, alpha: float) -> float:
+    """One-sided Clopper–Pearson upper limit for a binomial rate."""
+    return 1.0 if k == n else float(_st.beta.ppf(1 - alpha, k + 1, n - k))
+
+
+@dataclass(frozen=True)
+class RateCheck:
+    """Outcome of testing ``P[event] <= bound`` from ``hits`` events in ``n`` runs."""
+
+    hits: int
+    n: int
+    bound: float
+    alpha: float
+
+    @property
+    def rate(self) -> float:
+        return self.hits / self.n
+
+    @property
+    def lower(self) -> float:
+        return cp_lower(self.hits, self.n, self.alpha)
+
+    @property
+    def rejected(self) -> bool:
+        """True when the data refute ``P[event] <= bound`` at level ``alpha``."""
+        return self.lower > self.bound
+
+    def __str__(self) -> str:
+        return (f"{self.hits}/{self.n} = {self.rate:.4g} (CP lower {self.lower:.4g} at "
+                f"alpha={self.alpha:g}) vs bound {self.bound:.4g}: "
+                f"{'REJECTED' if self.rejected else 'consistent'}")
+
+
+def check_rate(events: np.ndarray | int, n: int | None, bound: float,
+               alpha: float = ALPHA) -> RateCheck:
+    """Test ``P[event] <= bound`` from a boolean array of events (or a count and ``n``)."""
+    if isinstance(events, np.ndarray):
+        hits, total = int(np.count_nonzero(events)), int(events.size)
+    else:
+        if n is None:
+            raise ValueError("n is required with a count")
+        hits, total = int(events), int(n)
+    return RateCheck(hits, total, float(bound), alpha)
+
+
+def critical_count(n: int, bound: float, alpha: float = ALPHA) -> int:
+    """Smallest number of events in ``n`` runs for which :func:`check_rate` rejects."""
+    lo, hi = 0, n + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cp_lower(mid, n, alpha) > bound:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def rejection_probability(p_true: float, n: int, bound: float, alpha: float = ALPHA) -> float:
+    """Exact probability that the test of ``P <= bound`` rejects when the true rate is ``p_true``."""
+    c = critical_count(n, bound, alpha)
+    return 0.0 if c > n else float(_st.binom.sf(c - 1, n, p_true))
