@@ -183,7 +183,7 @@ class Certificate:
 
     @property
     def holds(self) -> bool:
-        return bool(self.forward_at_value.hi <= to_ctx(mp, self.target))
+        return exact(self.forward_at_value.hi, "forward", self.id) <= self.target
 
     def __str__(self) -> str:
         return (f"{self.unknown} = {mpmath.nstr(self.value, 20)}  "
@@ -232,10 +232,10 @@ class InverseResult(Result[P, Certificate]):
 
         def valid(u: Fraction) -> tuple[bool, Interval]:
             enc = self._forward(iv, u, values)
-            return bool(enc.hi <= to_ctx(mp, target)), enc
+            return exact(enc.hi, "forward", self.id) <= target, enc
 
         def invalid(u: Fraction) -> bool:
-            return bool(self._forward(iv, u, values).lo > to_ctx(mp, target))
+            return exact(self._forward(iv, u, values).lo, "forward", self.id) > target
 
         # Move towards the feasible side (down if forward increases) in growing steps.
         toward = -1 if self.increasing else 1

@@ -1,0 +1,76 @@
+"""Hypothesis strategies for valid and invalid inputs of registered results.
+
+Derived from the parameter specifications (:mod:`reference.params`), so every result
+gets them for free.  Needs the ``test`` extra (``hypothesis``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .params import Param
+from .registry import Result
+
+#: Moderate sizes for valid draws: large enough to exercise, small enough to be quick.
+REAL_SPAN = 20.0
+INT_MAX = 60
+SEQ_MAX = 6
+
+
+def _real(p: Param) -> st.SearchStrategy[float]:
+    lo = float(p.lo) if p.lo is not None else -REAL_SPAN
+    hi = float(p.hi) if p.hi is not None else lo + REAL_SPAN
+    return st.floats(lo, hi, exclude_min=p.lo_open or p.lo is None,
+                     exclude_max=p.hi_open or p.hi is None, allow_nan=False)
+
+
+def valid_value(p: Param, size: int = 3) -> st.SearchStrategy[Any]:
+    """A valid value of ``p`` (distributions and sequences of length ``size``)."""
+    if p.kind == "real":
+        return _real(p)
+    if p.kind == "int":
+        lo = int(p.lo) if p.lo is not None else 0
+        hi = min(int(p.hi), INT_MAX) if p.hi is not None else INT_MAX
+        return st.integers(lo, max(lo, hi))
+    if p.kind == "seq":
+        return st.lists(_real(p), min_size=size, max_size=size)
+    if p.kind == "intseq":
+        return st.lists(st.integers(int(p.lo or 0), INT_MAX), min_size=size, max_size=size)
+    weights = st.lists(st.integers(0, 20), min_size=size, max_size=size).filter(
+        lambda w: sum(w) > 0)
+    return weights.map(lambda w: [Fraction(x, sum(w)) for x in w])
+
+
+def valid_params(res: Result[..., Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid values for all parameters of ``res`` (sequences share one length)."""
+    return st.integers(1, SEQ_MAX).flatmap(
+        lambda n: st.fixed_dictionaries({p.name: valid_value(p, n) for p in res.params}))
+
+
+def invalid_values(p: Param) -> list[Any]:
+    """Values outside the domain of ``p`` (each must give ``DomainError``)."""
+    bad: list[Any] = [float("nan"), float("inf"), float("-inf"), "abc", None, True, "1/0"]
+    if p.kind in ("real", "int"):
+        bad.append([1, 2])
+        if p.lo is not None:
+            bad.append(float(p.lo) - 1)
+            if p.lo_open:
+                bad.append(float(p.lo))
+        if p.hi is not None:
+            bad.append(float(p.hi) + 1)
+            if p.hi_open:
+                bad.append(float(p.hi))
+        if p.kind == "int":
+            bad.append(1.5)
+        return bad
+    if p.min_len >= 1:
+        bad.append([])
+    bad += ["0.1,,0.2", [float("nan")], [None]]
+    if p.lo is not None:
+        bad.append([float(p.lo) - 1] * 2)
+    if p.kind == "dist":
+        bad += [[0.5, 0.6], [1.5, -0.5]]
+    return bad
