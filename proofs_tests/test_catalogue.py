@@ -42,7 +42,7 @@ def test_ids_follow_the_scheme() -> None:
         assert r.core.__doc__ and r.statement and r.title
 
 
-def _example(res: Result[..., Any]) -> dict[str, str]:
+def _example(res: Result[Any]) -> dict[str, str]:
     return {p.name: p.example for p in res.params}
 
 
@@ -54,7 +54,7 @@ def _numbers(out: Any) -> list[Any]:
     return [out] if isinstance(out, mpmath.mpf | Interval) else []
 
 
-def _check_point_in_enclosure(res: Result[..., Any], params: dict[str, Any]) -> None:
+def _check_point_in_enclosure(res: Result[Any], params: dict[str, Any]) -> None:
     point = res(**params)
     enc = res.certified(**params)
     if isinstance(res, InverseResult):
@@ -74,12 +74,12 @@ def _check_point_in_enclosure(res: Result[..., Any], params: dict[str, Any]) -> 
 
 
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
-def test_example_inputs_evaluate_and_enclose(res: Result[..., Any]) -> None:
+def test_example_inputs_evaluate_and_enclose(res: Result[Any]) -> None:
     _check_point_in_enclosure(res, _example(res))
 
 
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
-def test_bad_input_gives_domain_error(res: Result[..., Any]) -> None:
+def test_bad_input_gives_domain_error(res: Result[Any]) -> None:
     base = _example(res)
     for p in res.params:
         for bad in invalid_values(p):
@@ -99,7 +99,7 @@ def test_bad_input_gives_domain_error(res: Result[..., Any]) -> None:
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
 @settings(max_examples=25)
 @given(data=st.data())
-def test_valid_inputs_never_crash(res: Result[..., Any], data: st.DataObject) -> None:
+def test_valid_inputs_never_crash(res: Result[Any], data: st.DataObject) -> None:
     """Valid draws give a non-NaN value inside its certified enclosure, or a DomainError
     from a cross-parameter condition; never another exception."""
     params = data.draw(valid_params(res))

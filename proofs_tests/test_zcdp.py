@@ -178,7 +178,8 @@ def test_em_bound_needs_monotone_neighbours() -> None:
     def softmax(x: np.ndarray) -> np.ndarray:
         w = np.exp(eps * x)
         return np.asarray(w / w.sum())
-    assert renyi_sup_over_lambda(softmax(u), softmax(v)) > float(exponential_mechanism_zcdp(eps=eps))
+    bound = float(exponential_mechanism_zcdp(eps=eps))
+    assert renyi_sup_over_lambda(softmax(u), softmax(v)) > bound
 
 
 @covers("RSWR23:Sec7.1-doubling")

@@ -15,7 +15,7 @@ from .numeric import Interval, get_dps, precision
 from .registry import Certificate, Result, catalogue, get
 
 
-def certified(f: Result[..., Any] | str, *args: Any, **kwargs: Any) -> Any:
+def certified(f: Result[Any] | str, *args: Any, **kwargs: Any) -> Any:
     """Evaluate a registered result in interval arithmetic: an enclosure of the exact value.
 
     ``f`` is a registered function or its catalogue id.

@@ -23,7 +23,7 @@ from .testindex import test_index
 
 def _catalog(args: argparse.Namespace) -> int:
     index = test_index()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for res in catalogue():
         tests = index.get(res.id, {"property": [], "stats": []})
         rows.append({"id": res.id, "source": res.source, "title": res.title, "kind": res.kind,

@@ -142,7 +142,7 @@ class Interval:
     hi: MPF
 
     def __contains__(self, x: object) -> bool:
-        return bool(self.lo <= x <= self.hi)  # type: ignore[operator]
+        return bool(self.lo <= x <= self.hi)
 
     @property
     def mid(self) -> MPF:

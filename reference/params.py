@@ -70,7 +70,8 @@ class Param:
         self._check_scalar(q, x, where)
         return q.numerator
 
-    def convert(self, x: object, where: str) -> Fraction | int | tuple[Fraction, ...] | tuple[int, ...]:
+    def convert(self, x: object,
+                where: str) -> Fraction | int | tuple[Fraction, ...] | tuple[int, ...]:
         """Exact, checked value of this parameter."""
         if self.kind == "real":
             q = exact(x, self.name, where)
@@ -88,7 +89,7 @@ class Param:
             q = exact(v, self.name, where)
             self._check_scalar(q, v, where)
             out.append(q)
-        if self.kind == "dist" and abs(sum(out) - 1) > MASS_TOLERANCE:
+        if self.kind == "dist" and abs(sum(out, Fraction(0)) - 1) > MASS_TOLERANCE:
             raise DomainError(self.name, x, "must sum to 1 (a probability vector)", where)
         return tuple(out)
 
@@ -102,7 +103,7 @@ def _as_items(x: object, name: str, where: str) -> list[object]:
     if isinstance(x, Sequence):
         return list(x)
     try:
-        return list(x)  # type: ignore[call-overload]  # numpy arrays and other iterables
+        return list(iter(x))  # type: ignore[call-overload]  # numpy arrays, other iterables
     except TypeError:
         raise DomainError(name, x, "must be a sequence of numbers", where) from None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Concatenate, Generic, Literal, ParamSpec, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import mpmath
 from mpmath import iv, mp
@@ -27,7 +27,6 @@ from .errors import DomainError
 from .numeric import MPF, Ctx, Interval, endpoints, exact, to_ctx, working
 from .params import Param
 
-P = ParamSpec("P")
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,7 +46,7 @@ SOURCES: dict[str, str] = {
            "privacy (ICML 2015), cited by RSWR23 Thm 1 and RRUV16 Thm 2.7",
 }
 
-_CATALOGUE: dict[str, Result[..., Any]] = {}
+_CATALOGUE: dict[str, Result[Any]] = {}
 
 
 def _check_finite(out: object, rid: str) -> None:
@@ -73,7 +72,7 @@ def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
 
 
 @dataclass
-class Result(Generic[P, R]):
+class Result(Generic[R]):
     """A registered result: its metadata and the formula, generic over the context."""
 
     id: str
@@ -147,10 +146,10 @@ class Result(Generic[P, R]):
                 out = map_numbers(lambda x: +x, out)
         return out
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+    def __call__(self, *args: Any, **kwargs: Any) -> R:
         return self.evaluate(mp, self.bind(args, kwargs))
 
-    def certified(self, *args: P.args, **kwargs: P.kwargs) -> Any:
+    def certified(self, *args: Any, **kwargs: Any) -> Any:
         """An enclosure (``Interval``, or a named tuple of them) of the exact value."""
         return self.evaluate(iv, self.bind(args, kwargs))
 
@@ -193,10 +192,10 @@ class Certificate:
 
 
 @dataclass
-class InverseResult(Result[P, Certificate]):
+class InverseResult(Result[Certificate]):
     """A registered inverse of a monotone registered result (see :func:`inverse`)."""
 
-    forward: Result[..., Any] | None = None
+    forward: Result[Any] | None = None
     unknown: str = ""
     target: str = ""
     increasing: bool = True
@@ -225,7 +224,7 @@ class InverseResult(Result[P, Certificate]):
 
     def _certify(self, values: Mapping[str, Any]) -> Certificate:
         assert self.forward is not None
-        target = values[self.target]
+        target: Fraction = values[self.target]
         guess = mp.mpf(self.core(mp, **{k: _lift(mp, v) for k, v in values.items()}))
         lower = self.forward.param(self.unknown).lo
         floor = Fraction(0) if lower is None else lower
@@ -235,7 +234,8 @@ class InverseResult(Result[P, Certificate]):
             return exact(enc.hi, "forward", self.id) <= target, enc
 
         def invalid(u: Fraction) -> bool:
-            return exact(self._forward(iv, u, values).lo, "forward", self.id) > target
+            lower: Fraction = exact(self._forward(iv, u, values).lo, "forward", self.id)
+            return lower > target
 
         # Move towards the feasible side (down if forward increases) in growing steps.
         toward = -1 if self.increasing else 1
@@ -266,7 +266,7 @@ class InverseResult(Result[P, Certificate]):
         return Certificate(self.id, to_ctx(mp, u), to_ctx(mp, lo), to_ctx(mp, hi),
                            self.forward.id, enc, target, self.unknown)
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Certificate:
+    def __call__(self, *args: Any, **kwargs: Any) -> Certificate:
         return self.certify(self.bind(args, kwargs))
 
 
@@ -276,7 +276,7 @@ def _base_step(u: Fraction) -> Fraction:
     return scale * Fraction(1, 2 ** (mp.prec - 8))
 
 
-def _register(obj: Result[..., Any]) -> None:
+def _register(obj: Result[Any]) -> None:
     if obj.id in _CATALOGUE:
         raise ValueError(f"duplicate result id {obj.id}")
     if obj.source not in SOURCES:
@@ -288,11 +288,11 @@ def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: li
            status: Status = "stated", probabilistic: bool = False,
            precondition: Callable[[Mapping[str, Any], str], None] | None = None,
            notes: str = "", output: str = "value",
-           ) -> Callable[[Callable[Concatenate[Ctx, P], R]], Result[P, R]]:
+           ) -> Callable[[Callable[..., R]], Result[R]]:
     """Register ``core(ctx, **params)`` as the result ``rid``."""
 
-    def wrap(core: Callable[Concatenate[Ctx, P], R]) -> Result[P, R]:
-        obj: Result[P, R] = Result(rid, title, kind, statement, tuple(params), core, status,
+    def wrap(core: Callable[..., R]) -> Result[R]:
+        obj: Result[R] = Result(rid, title, kind, statement, tuple(params), core, status,
                                    probabilistic, precondition, notes, output)
         _register(obj)
         return obj
@@ -300,12 +300,12 @@ def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: li
     return wrap
 
 
-def inverse(rid: str, *, title: str, statement: str, params: list[Param], forward: Result[..., Any],
+def inverse(rid: str, *, title: str, statement: str, params: list[Param], forward: Result[Any],
             unknown: str, target: str, increasing: bool, forward_output: str | None = None,
             fixed: dict[str, str] | None = None, status: Status = "stated",
             precondition: Callable[[Mapping[str, Any], str], None] | None = None,
             notes: str = "", output: str = "value",
-            ) -> Callable[[Callable[Concatenate[Ctx, P], MPF]], InverseResult[P]]:
+            ) -> Callable[[Callable[..., MPF]], InverseResult]:
     """Register ``solver(ctx, **params)`` as the certified inverse of ``forward``.
 
     ``unknown`` is the forward parameter solved for, ``target`` the parameter of this
@@ -313,8 +313,8 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
     with the unknown.  ``fixed`` renames parameters on the way to ``forward``.
     """
 
-    def wrap(solver: Callable[Concatenate[Ctx, P], MPF]) -> InverseResult[P]:
-        obj: InverseResult[P] = InverseResult(
+    def wrap(solver: Callable[..., MPF]) -> InverseResult:
+        obj: InverseResult = InverseResult(
             rid, title, "conversion", statement, tuple(params), solver, status, False,
             precondition, notes, output, forward, unknown, target, increasing, forward_output,
             dict(fixed or {}))
@@ -324,14 +324,14 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
     return wrap
 
 
-def catalogue() -> list[Result[..., Any]]:
+def catalogue() -> list[Result[Any]]:
     """All registered results, sorted by id."""
     from . import families  # noqa: F401  (importing registers every family)
 
     return [_CATALOGUE[k] for k in sorted(_CATALOGUE)]
 
 
-def get(rid: str) -> Result[..., Any]:
+def get(rid: str) -> Result[Any]:
     """The registered result ``rid``; ``KeyError`` with close matches if unknown."""
     from . import families  # noqa: F401
 
@@ -339,7 +339,8 @@ def get(rid: str) -> Result[..., Any]:
         import difflib
 
         close = difflib.get_close_matches(rid, list(_CATALOGUE), n=3)
-        raise KeyError(f"no result {rid!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise KeyError(f"no result {rid!r}{hint}")
     return _CATALOGUE[rid]
 
 

@@ -90,6 +90,6 @@ def critical_count(n: int, bound: float, alpha: float = ALPHA) -> int:
 
 
 def rejection_probability(p_true: float, n: int, bound: float, alpha: float = ALPHA) -> float:
-    """Exact probability that the test of ``P <= bound`` rejects when the true rate is ``p_true``."""
+    """Exact probability that the test of ``P <= bound`` rejects at true rate ``p_true``."""
     c = critical_count(n, bound, alpha)
     return 0.0 if c > n else float(_st.binom.sf(c - 1, n, p_true))

@@ -44,7 +44,7 @@ def valid_value(p: Param, size: int = 3) -> st.SearchStrategy[Any]:
     return weights.map(lambda w: [Fraction(x, sum(w)) for x in w])
 
 
-def valid_params(res: Result[..., Any]) -> st.SearchStrategy[dict[str, Any]]:
+def valid_params(res: Result[Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid values for all parameters of ``res`` (sequences share one length)."""
     return st.integers(1, SEQ_MAX).flatmap(
         lambda n: st.fixed_dictionaries({p.name: valid_value(p, n) for p in res.params}))

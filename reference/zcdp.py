@@ -192,7 +192,8 @@ def doubling_bound(ctx: Ctx, ratio_sq: MPF) -> DoublingBound:
     ``r**4/(r**2 - 1) eps***2`` (geometric series; needs ``eps^(1) <= eps*``).  At the
     paper's ``r = sqrt(2)`` this is the stated 4 (audit A3).
 
-    >>> doubling_bound()
-    DoublingBound(overshoot=mpf('1.414213562373095048801688724209698078569671875376948'), spend=mpf('4.0'))
+    >>> bound = doubling_bound()
+    >>> print(bound.overshoot, bound.spend)
+    1.4142135623731 4.0
     """
     return DoublingBound(ctx.sqrt(ratio_sq), ratio_sq**2 / (ratio_sq - 1))
