@@ -133,10 +133,19 @@ def parse_claims(text: str, origin: str = "<claims>") -> list[Claim]:
 
 
 def load_claims(path: str | Path | None = None) -> list[Claim]:
-    """Claims from ``path``, or the claims file shipped inside the package."""
+    """Claims from ``path``, or all claims files shipped in ``reference/audit/claims/``."""
     if path is None:
-        text = resources.files("reference.audit").joinpath("claims.toml").read_text("utf-8")
-        return parse_claims(text, "reference/audit/claims.toml")
+        claims: list[Claim] = []
+        folder = resources.files("reference.audit").joinpath("claims")
+        for item in sorted(folder.iterdir(), key=lambda f: f.name):
+            if item.name.endswith(".toml"):
+                origin = f"reference/audit/claims/{item.name}"
+                claims += parse_claims(item.read_text("utf-8"), origin)
+        ids = [c.id for c in claims]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ClaimsFileError(f"shipped claims: duplicate ids {dupes}")
+        return claims
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
