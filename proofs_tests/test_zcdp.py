@@ -46,9 +46,9 @@ def renyi_sup_over_lambda(p: np.ndarray, q: np.ndarray) -> float:
 def test_laplace_log_ratio_bounded(eps: float, delta1: float, y: float, fx: float,
                                    frac: float) -> None:
     """log p_x(y) - log p_x'(y) from the Laplace densities (exact in mpmath) is <= eps Delta_1."""
-    fxp = fx + frac * delta1
     with mp.workdps(40):
-        lr = mp.mpf(eps) * (abs(mp.mpf(y) - mp.mpf(fxp)) - abs(mp.mpf(y) - mp.mpf(fx)))
+        fxp = mp.mpf(fx) + mp.mpf(frac) * mp.mpf(delta1)  # |f(x) - f(x')| <= Delta_1 exactly
+        lr = mp.mpf(eps) * (abs(mp.mpf(y) - fxp) - abs(mp.mpf(y) - mp.mpf(fx)))
         assert abs(lr) <= laplace_epsilon(eps=eps, sensitivity=delta1) * (1 + mp.mpf(10)**-30)
 
 

@@ -1,3 +1,14 @@
 """Importing this module registers every family of results in the catalogue."""
 
-from . import zcdp  # noqa: F401
+from . import (  # noqa: F401
+    composition,
+    concentration,
+    filter_objects,
+    finite,
+    indistinguishability,
+    loss,
+    odometer_errata,
+    odometer_objects,
+    optimal,
+    zcdp,
+)

@@ -179,3 +179,52 @@ def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
     else:
         with mp.workdps(digits):
             yield
+
+
+# ---- expm1 / log1p with rigorous enclosures ---------------------------------------------
+# mpmath's interval expm1/log1p return x +- x**2/2 without a remainder when |x| < 2**-prec,
+# which can exclude the exact value; every module uses these instead of ctx.expm1/log1p.
+
+
+def _taylor(v: MPF, log: bool) -> MPF:
+    """Enclosure of ``log1p(v)`` or ``expm1(v)`` at a point ``0 < |v| < 2**-8``: N terms of
+    the series plus the Lagrange remainder, at most twice the size of the next term."""
+    x = iv.mpf(v)
+    n_terms = (iv.prec + 10) // -int(mp.mag(v)) + 2
+    total, power = iv.zero, iv.one
+    for n in range(1, n_terms + 1):
+        power = power * x if log else power * x / n     # x^n, or x^n/n!
+        total += (-1) ** (n + 1) * power / n if log else power
+    size = 2 * endpoints(abs(power * x / (n_terms + 1))).hi
+    return total + iv.mpf((-size, size))
+
+
+def _at_point(v: MPF, log: bool) -> MPF:
+    if not v:
+        return iv.zero
+    if abs(v) < mp.mpf(2) ** -8:
+        return _taylor(v, log)
+    return iv.log1p(iv.mpf(v)) if log else iv.expm1(iv.mpf(v))  # no truncation here
+
+
+def expm1(ctx: Ctx, x: MPF) -> MPF:
+    """``expm1`` whose ``iv`` enclosure is rigorous also for tiny arguments.
+
+    mpmath's ``expm1``/``log1p`` return ``x +- x**2/2`` when ``|x| < 2**-prec`` with no
+    remainder, which in ``iv`` can exclude the exact value; both are increasing, so the
+    endpoints are enclosed separately here.
+    """
+    if ctx is not iv:
+        return ctx.expm1(x)
+    ends = endpoints(x)
+    return iv.mpf((endpoints(_at_point(ends.lo, False)).lo,
+                   endpoints(_at_point(ends.hi, False)).hi))
+
+
+def log1p(ctx: Ctx, x: MPF) -> MPF:
+    """``log1p`` (``x > -1``) with a rigorous ``iv`` enclosure; see :func:`expm1`."""
+    if ctx is not iv:
+        return ctx.log1p(x)
+    ends = endpoints(x)
+    return iv.mpf((endpoints(_at_point(ends.lo, True)).lo,
+                   endpoints(_at_point(ends.hi, True)).hi))

@@ -15,6 +15,7 @@ interval arithmetic, proves the defining inequality.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -202,6 +203,10 @@ class InverseResult(Result[Certificate]):
     forward_output: str | None = None
     fixed: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.core.__doc__
+
     def _forward(self, ctx: Ctx, u: Fraction, values: Mapping[str, Any]) -> Any:
         assert self.forward is not None
         fwd_values = {self.fixed.get(k, k): v for k, v in values.items() if k != self.target}
@@ -276,12 +281,18 @@ def _base_step(u: Fraction) -> Fraction:
     return scale * Fraction(1, 2 ** (mp.prec - 8))
 
 
-def _register(obj: Result[Any]) -> None:
+def register(obj: Result[Any]) -> None:
+    """Put ``obj`` in the catalogue (for Result subclasses built outside the decorators)."""
     if obj.id in _CATALOGUE:
         raise ValueError(f"duplicate result id {obj.id}")
     if obj.source not in SOURCES:
         raise ValueError(f"unknown source prefix in {obj.id}")
     _CATALOGUE[obj.id] = obj
+    # A Result is not a function, so doctest would skip its docstring: list the formula
+    # in its module's __test__ so `pytest --doctest-modules` runs the doctest.
+    module = sys.modules.get(obj.core.__module__)
+    if module is not None:
+        module.__dict__.setdefault("__test__", {})[obj.core.__name__] = obj.core
 
 
 def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],
@@ -294,7 +305,7 @@ def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: li
     def wrap(core: Callable[..., R]) -> Result[R]:
         obj: Result[R] = Result(rid, title, kind, statement, tuple(params), core, status,
                                    probabilistic, precondition, notes, output)
-        _register(obj)
+        register(obj)
         return obj
 
     return wrap
@@ -318,7 +329,7 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
             rid, title, "conversion", statement, tuple(params), solver, status, False,
             precondition, notes, output, forward, unknown, target, increasing, forward_output,
             dict(fixed or {}))
-        _register(obj)
+        register(obj)
         return obj
 
     return wrap
@@ -354,3 +365,6 @@ def covers(*ids: str) -> Callable[[F], F]:
         return fn
 
     return mark
+
+
+_register = register  # transitional alias; use register()

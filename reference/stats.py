@@ -12,6 +12,7 @@ beside every power check.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,3 +94,65 @@ def rejection_probability(p_true: float, n: int, bound: float, alpha: float = AL
     """Exact probability that the test of ``P <= bound`` rejects at true rate ``p_true``."""
     c = critical_count(n, bound, alpha)
     return 0.0 if c > n else float(_st.binom.sf(c - 1, n, p_true))
+
+
+# ---- exact-law (Kolmogorov–Smirnov / DKW) tests: appended for reference.loss -----------
+# A sample is tested against a continuous law with the Dvoretzky–Kiefer–Wolfowitz
+# inequality in Massart's form, P[sup |F_n - F| > t] <= 2 exp(-2 n t^2) for every t: the
+# test rejects when the KS distance exceeds ``dkw_radius(n, alpha)``, so its false-failure
+# probability is at most ``alpha`` for every n (no asymptotics).  The same inequality gives
+# a rigorous lower bound on the power against a law at sup-distance ``d`` from the tested one.
+
+
+def dkw_radius(n: int, alpha: float = ALPHA) -> float:
+    """``t`` with ``2 exp(-2 n t^2) = alpha``: the rejection threshold of :func:`check_law`."""
+    return float(np.sqrt(np.log(2 / alpha) / (2 * n)))
+
+
+def ks_distance(sample: np.ndarray, cdf: Callable[[np.ndarray], np.ndarray]) -> float:
+    """``sup_x |F_n(x) - F(x)|`` of the empirical law of ``sample`` against ``cdf``."""
+    xs = np.sort(np.asarray(sample, dtype=float))
+    n = xs.size
+    f = np.asarray(cdf(xs), dtype=float)
+    upper = np.arange(1, n + 1) / n - f
+    lower = f - np.arange(0, n) / n
+    return float(max(upper.max(), lower.max()))
+
+
+@dataclass(frozen=True)
+class LawCheck:
+    """Outcome of testing "the sample has law F" by the DKW–Massart bound."""
+
+    distance: float
+    n: int
+    alpha: float
+
+    @property
+    def radius(self) -> float:
+        return dkw_radius(self.n, self.alpha)
+
+    @property
+    def rejected(self) -> bool:
+        return self.distance > self.radius
+
+    def __str__(self) -> str:
+        return (f"KS distance {self.distance:.4g} over n={self.n} vs DKW radius "
+                f"{self.radius:.4g} (alpha={self.alpha:g}): "
+                f"{'REJECTED' if self.rejected else 'consistent'}")
+
+
+def check_law(sample: np.ndarray, cdf: Callable[[np.ndarray], np.ndarray],
+              alpha: float = ALPHA) -> LawCheck:
+    """Test that ``sample`` (i.i.d., continuous law) has distribution function ``cdf``."""
+    return LawCheck(ks_distance(sample, cdf), int(np.asarray(sample).size), alpha)
+
+
+def law_power(n: int, distance: float, alpha: float = ALPHA) -> float:
+    """Lower bound on the probability that :func:`check_law` rejects a wrong law.
+
+    If the sample's true law is at sup-distance ``distance`` from the tested one, the KS
+    distance exceeds ``distance - sup |F_n - F_true|``, so the test rejects whenever
+    ``sup |F_n - F_true| < distance - radius``: probability >= ``1 - 2 exp(-2 n gap^2)``.
+    """
+    gap = distance - dkw_radius(n, alpha)
+    return 0.0 if gap <= 0 else float(max(0.0, 1 - 2 * np.exp(-2 * n * gap * gap)))

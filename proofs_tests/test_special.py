@@ -1,0 +1,108 @@
+"""The normal tail helper against mpmath's erfc (at higher precision) and scipy.
+
+``normal_sf`` is not a registered result (no ``@covers``); it carries LEC11:GaussTail.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+from scipy import stats
+
+from reference.numeric import endpoints, working
+from reference.special import normal_sf
+
+GRID = [-40, -8.5, -3, -1, -0.25, 0, 1e-30, 0.1, 0.5, 1, 2, 3.5, 7, 10, 15.9, 16.5, 17.2,
+        17.9, 18.4, 19, 25, 37.5, 60, 150, 1e4]
+
+
+def _reference(x: float | str, dps: int = 120) -> mpmath.mpf:
+    with mp.workdps(dps):
+        return mpmath.erfc(mp.mpf(x) / mp.sqrt(2)) / 2
+
+
+def _enclosure(x: float | str, dps: int = 50) -> tuple[mpmath.mpf, mpmath.mpf]:
+    with working(iv, dps):
+        ends = endpoints(normal_sf(iv, iv.mpf(x)))
+    return ends.lo, ends.hi
+
+
+@pytest.mark.parametrize("x", GRID)
+def test_enclosure_contains_erfc_and_is_tight(x: float) -> None:
+    lo, hi = _enclosure(x)
+    ref = _reference(x)
+    assert lo <= ref <= hi
+    assert hi - lo <= mpmath.mpf("1e-45") * ref
+
+
+@given(st.floats(-60, 300, allow_nan=False))
+def test_enclosure_contains_erfc_everywhere(x: float) -> None:
+    lo, hi = _enclosure(x, dps=30)
+    ref = _reference(x, 80)
+    assert lo <= ref <= hi
+    assert hi - lo <= mpmath.mpf("1e-25") * ref
+
+
+@pytest.mark.parametrize("dps", [15, 100, 300])
+@pytest.mark.parametrize("x", [0.7, 12.0, 30.0, 45.0])
+def test_precision_follows_the_context(dps: int, x: float) -> None:
+    lo, hi = _enclosure(x, dps)
+    ref = _reference(x, dps + 60)
+    assert lo <= ref <= hi
+    assert hi - lo <= mpmath.mpf(10) ** (5 - dps) * ref
+
+
+def test_series_switch_is_seamless() -> None:
+    # The Taylor/asymptotic switch lies near sqrt(2 (prec + 40) ln 2) + 1 (about 19.5 at
+    # 60 digits): both sides must enclose the reference.
+    for x in [19.0 + k / 50 for k in range(60)]:
+        lo, hi = _enclosure(x)
+        ref = _reference(x)
+        assert lo <= ref <= hi
+
+
+@given(st.floats(-30, 37, allow_nan=False))
+def test_point_version_matches_scipy(x: float) -> None:
+    with mp.workdps(30):
+        value = float(normal_sf(mp, mp.mpf(x)))
+    expected = float(stats.norm.sf(x))
+    assert math.isclose(value, expected, rel_tol=1e-12, abs_tol=0.0)
+
+
+@given(st.floats(-20, 40, allow_nan=False), st.floats(0, 5, allow_nan=False))
+def test_interval_argument_uses_monotonicity(a: float, width: float) -> None:
+    b = a + width
+    with working(iv, 30):
+        ends = endpoints(normal_sf(iv, iv.mpf([a, b])))
+    for point in (a, b, (a + b) / 2):
+        assert ends.lo <= _reference(point, 60) <= ends.hi
+    # The lower end is the (tight) value at the right end point: nothing is lost.
+    with mp.workdps(40):
+        at_b = _enclosure(b, 30)[0]
+        assert abs(ends.lo - at_b) <= mpmath.mpf("1e-25") * at_b
+
+
+def test_symmetry_and_infinities() -> None:
+    with working(iv, 40):
+        for x in ["0.3", "2", "25"]:
+            total = normal_sf(iv, iv.mpf(x)) + normal_sf(iv, -iv.mpf(x))
+            assert endpoints(total).lo <= 1 <= endpoints(total).hi
+        assert endpoints(normal_sf(iv, iv.mpf("inf"))).hi == 0
+        assert endpoints(normal_sf(iv, iv.mpf("-inf"))).lo == 1
+        whole = endpoints(normal_sf(iv, iv.mpf(["-inf", "inf"])))
+        assert (whole.lo, whole.hi) == (0, 1)
+    assert normal_sf(mp, mp.inf) == 0
+    assert normal_sf(mp, -mp.inf) == 1
+
+
+def test_nan_is_refused() -> None:
+    with pytest.raises(ValueError):
+        normal_sf(mp, mp.nan)
+    with working(iv, 20):  # mpmath turns NaN into the whole line: the enclosure is [0, 1]
+        whole = endpoints(normal_sf(iv, iv.mpf(mp.nan)))
+    assert (whole.lo, whole.hi) == (0, 1)
