@@ -10,5 +10,6 @@ from . import (  # noqa: F401
     odometer_errata,
     odometer_objects,
     optimal,
+    tct,
     zcdp,
 )

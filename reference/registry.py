@@ -366,5 +366,3 @@ def covers(*ids: str) -> Callable[[F], F]:
 
     return mark
 
-
-_register = register  # transitional alias; use register()

@@ -1,0 +1,240 @@
+"""Privacy of target charging (CL23 Lemma 2.2, Theorem B.4, Remark B.5, Lemma 2.7) and the
+round-by-round accountant.
+
+Independent routes: scipy's binomial law for the tail; exact privacy profiles of halted
+transcripts (enumeration, :mod:`reference.tct.transcripts`); the exact optimal composition
+of randomized response (``KOV:optimal-delta``) for the dominating process of the proof.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mpmath import mp
+from scipy import stats
+
+from reference import DomainError
+from reference.registry import covers, get
+from reference.tct.accountant import TCTAccountant
+from reference.tct.charging import (
+    hits_for_delta,
+    multi_target,
+    tct_advanced,
+    tct_basic,
+    tct_exact,
+    tct_simple,
+    tct_simple_advanced,
+    tct_tail,
+)
+from reference.tct.strategies import pair
+from reference.tct.transcripts import halted_laws, profile_delta
+
+F = Fraction
+optimal_delta = get("KOV:optimal-delta")  # exact k-fold composition (another family's result)
+qs = st.fractions(F(1, 50), 1, max_denominator=50)
+alphas = st.sampled_from([F(1, 10), F(1, 4), F(1, 2), F(1), F(2), F(4)])
+taus = st.integers(1, 60)
+
+
+def log(x: Fraction) -> mpmath.mpf:
+    with mp.workdps(60):
+        return mp.log(mp.mpf(x.numerator) / x.denominator)
+
+
+# ---- the tail and its bounds ------------------------------------------------------------
+
+@covers("CL23:ThmB.4-tail")
+@given(qs, taus, alphas)
+def test_exact_tail_matches_scipy(q: Fraction, tau: int, alpha: Fraction) -> None:
+    b = tct_tail(q=q, tau=tau, alpha=alpha)
+    m = math.floor((1 + alpha) * tau / q)
+    assert b.m == m
+    ref = float(stats.binom.cdf(tau - 1, m, float(q)))
+    assert abs(float(b.exact) - ref) <= 1e-9 * ref + 1e-300
+
+
+@covers("CL23:ThmB.4-tail", "CL23:ThmB.4")
+@given(qs, taus, alphas)
+def test_exact_below_raw_below_simplified(q: Fraction, tau: int, alpha: Fraction) -> None:
+    """Catalog-004 §4 check (d): exact <= raw Chernoff <= simplified, with the floor."""
+    b = tct_tail.certified(q=q, tau=tau, alpha=alpha)
+    assert b.exact.hi <= b.raw.lo and b.raw.hi <= b.simplified.lo
+    basic = tct_basic.certified(eps="0.1", q=q, tau=tau, alpha=alpha, Delta="0.001")
+    with mp.workdps(60):
+        assert abs(basic.delta.mid - b.simplified.mid - mp.mpf("0.001")) < 1e-40
+
+
+@covers("CL23:Lem2.2", "CL23:ThmB.4", "CL23:Lem2.2-advanced", "CL23:ThmB.4-advanced")
+@given(qs, taus, alphas, st.sampled_from(["0.01", "0.1", "1"]))
+def test_simplified_form_dominates_theorem(q: Fraction, tau: int, alpha: Fraction,
+                                           eps: str) -> None:
+    """Lemma 2.2's unrounded (1+alpha) tau eps/q is >= Theorem B.4's eps m (same delta)."""
+    simple = tct_simple.certified(eps=eps, q=q, tau=tau, alpha=alpha)
+    basic = tct_basic.certified(eps=eps, q=q, tau=tau, alpha=alpha, Delta=0)
+    assert simple.eps.hi >= basic.eps.lo and simple.delta == basic.delta
+    assert simple.m == basic.m
+    adv = tct_simple_advanced(eps=eps, q=q, tau=tau, alpha=alpha, delta_star="1e-6")
+    adv2 = tct_advanced(eps=eps, q=q, tau=tau, alpha=alpha, delta_star="1e-6", Delta=0)
+    assert adv == adv2 and adv.delta > basic.delta.hi
+
+
+@covers("CL23:RemB.5")
+@given(st.sampled_from(["1e-3", "1e-6", "1e-9", "0.05"]), alphas)
+def test_tau_for_delta_makes_the_tail_small(delta: str, alpha: Fraction) -> None:
+    """Remark B.5: at tau = ceil(bound) the corresponding tail is <= delta; at tau - 1 not."""
+    t = hits_for_delta(delta=delta, alpha=alpha)
+    d = mp.mpf(delta)
+    for bound, field in ((t.simplified, "simplified"), (t.raw, "raw")):
+        tau = int(mpmath.ceil(bound))
+        assert getattr(tct_tail(q="0.5", tau=tau, alpha=alpha), field) <= d
+        if tau > 1 and tau - 1 < bound:
+            assert getattr(tct_tail(q="0.5", tau=tau - 1, alpha=alpha), field) > d
+
+
+# ---- end-to-end: exact privacy of TCT interactions -----------------------------------
+
+@covers("CL23:ThmB.4-exact", "CL23:ThmB.4")
+@settings(max_examples=30)
+@given(st.sampled_from([F(11, 10), F(3, 2), F(2), F(3)]), st.integers(3, 9),
+       st.integers(1, 2), st.data())
+def test_exact_profile_of_notprior_tests(w: Fraction, n: int, tau: int,
+                                         data: st.DataObject) -> None:
+    """Non-adaptive ln w-DP tests with NotPrior target {1}, halted at tau hits: the exact
+    delta at eps' = m ln w is at most Theorem B.4's tail at q = 1/(w+1), for every m."""
+    tests = [data.draw(pair(w, 2)) for _ in range(n)]
+    laws = halted_laws([(P[1], Q[1]) for P, Q in tests], [frozenset({1})], tau)
+    q = 1 / (w + 1)
+    for m in range(tau, n + 1):
+        exact = profile_delta(*laws, w**m)
+        bound = tct_exact.certified(eps=log(w), q=q, tau=tau, m=m, Delta=0)
+        with mp.workdps(60):
+            assert mp.mpf(exact.numerator) / exact.denominator <= bound.delta.hi + 1e-40
+
+
+@covers("CL23:ThmB.4-advanced", "CL23:ThmB.4-exact")
+@pytest.mark.parametrize(("eps", "q", "tau", "alpha"),
+                         [("0.5", "0.3", 3, 1), ("0.2", "0.45", 5, "0.5"), ("1", "0.25", 2, 2)])
+def test_dominating_process_against_kov(eps: str, q: str, tau: int, alpha: object) -> None:
+    """The proof's extreme process: every call hits with probability q (independently of
+    the data) and leaks an eps-randomized-response bit.  Its exact delta is
+    sum_k P[NB(tau, q) = k] delta_RR^k(eps'); KOV's exact k-fold profile gives each term."""
+    adv = tct_advanced(eps=eps, q=q, tau=tau, alpha=alpha, delta_star="1e-3", Delta=0)
+    basic = tct_basic(eps=eps, q=q, tau=tau, alpha=alpha, Delta=0)
+    qf = float(q)
+    top = int(basic.m) * 4 + 60
+    for eps_prime, bound in ((adv.eps, adv.delta), (basic.eps, basic.delta)):
+        total = mp.mpf(0)
+        for k in range(tau, top):
+            weight = stats.nbinom.pmf(k - tau, tau, qf)  # k calls, the last the tau-th hit
+            if weight > 0:
+                total += weight * optimal_delta(eps=eps, k=k, eps_g=eps_prime)
+        total += stats.nbinom.sf(top - 1 - tau, tau, qf)    # the truncated tail, as delta 1
+        assert total <= bound
+
+
+@covers("CL23:Lem2.7")
+@settings(max_examples=30)
+@given(st.sampled_from([F(5, 4), F(3, 2), F(2)]), st.integers(3, 8), st.integers(1, 2),
+       st.data())
+def test_multi_target_by_enumeration(w: Fraction, n: int, tau: int,
+                                     data: st.DataObject) -> None:
+    """2-TCT with targets {1} and {0}, halting when both reach tau: its exact delta is at
+    most the sum of the two single-target deltas, hence at most 2 max(delta_1, delta_2)."""
+    tests = [(P[1], Q[1]) for P, Q in (data.draw(pair(w, 2)) for _ in range(n))]
+    one, zero = frozenset({1}), frozenset({0})
+    both = halted_laws(tests, [one, zero], tau)
+    single = [halted_laws(tests, [t], tau) for t in (one, zero)]
+    for power in (1, 2, 3):
+        W = w**power
+        d2 = profile_delta(*both, W)
+        da, db = (profile_delta(*law, W) for law in single)
+        assert d2 <= da + db
+        bound = multi_target(eps_prime=log(W), delta_prime=max(da, db), r=2)
+        with mp.workdps(60):
+            assert mp.mpf(d2.numerator) / d2.denominator <= bound.delta + 1e-40
+
+
+@covers("CL23:Lem2.7")
+def test_multi_target_factor_is_needed() -> None:
+    """Catalog-004 §9: delta of 2-TCT can exceed both single-target deltas."""
+    tests = [(F(2, 5), F(3, 10)), (F(4, 5), F(11, 15)), (F(9, 10), F(37, 40)),
+             (F(3, 10), F(2, 5)), (F(9, 10), F(13, 15)), (F(1, 5), F(4, 15))]
+    one, zero = frozenset({1}), frozenset({0})
+    d2 = profile_delta(*halted_laws(tests, [one, zero], 2), F(4, 3))
+    d1 = [profile_delta(*halted_laws(tests, [t], 2), F(4, 3)) for t in (one, zero)]
+    assert max(d1) < d2 <= sum(d1)
+
+
+# ---- the accountant -------------------------------------------------------------------
+
+@covers("CL23:ThmB.4", "CL23:ThmB.4-advanced", "CL23:ThmB.4-exact")
+@given(st.lists(st.booleans(), max_size=60), st.integers(1, 5), alphas)
+def test_accountant_counts_halts_and_reports_theorem(hits: list[bool], tau: int,
+                                                     alpha: Fraction) -> None:
+    acc = TCTAccountant(tau=tau, eps="0.2", q="0.4", delta_budget="0.001")
+    seen = 0
+    for h in hits:
+        if acc.halted:
+            with pytest.raises(DomainError, match="halted"):
+                acc.record(eps="0.1", q="0.5", hit=h)
+            break
+        acc.record(eps="0.1", q="0.5", hit=h, delta="0.00001")
+        seen += h
+    assert acc.hits == seen == sum(r.hit for r in acc.history)
+    assert acc.rounds == len(acc.history) and acc.delta_spent <= F(1, 1000)
+    g = acc.guarantee(alpha=alpha)
+    enc = tct_basic.certified(eps="0.2", q="0.4", tau=tau, alpha=alpha, Delta="0.001")
+    assert g.eps == enc.eps.hi and g.delta == enc.delta.hi and g.m == int(enc.m.mid)
+    raw = acc.guarantee(alpha=alpha, tail="raw")
+    exact = acc.guarantee(alpha=alpha, tail="exact")
+    assert exact.delta <= raw.delta <= g.delta and exact.eps == raw.eps == g.eps
+    adv = acc.guarantee(alpha=alpha, delta_star="1e-6")
+    enc2 = tct_advanced.certified(eps="0.2", q="0.4", tau=tau, alpha=alpha,
+                                  delta_star="1e-6", Delta="0.001")
+    assert adv.eps == enc2.eps.hi and abs(adv.delta - enc2.delta.hi) < 1e-40
+    at = acc.guarantee_at(g.m)
+    assert at.delta == exact.delta
+    assert at.delta <= tct_exact.certified(eps="0.2", q="0.4", tau=tau, m=g.m,
+                                           Delta="0.001").delta.hi
+
+
+@covers("CL23:ThmB.4-exact")
+@given(st.fractions(F(1, 20), 1, max_denominator=20), st.integers(1, 30),
+       st.sampled_from(["0.1", "1e-3", "1e-6"]))
+def test_accountant_smallest_m(q: Fraction, tau: int, target: str) -> None:
+    acc = TCTAccountant(tau=tau, eps=1, q=q)
+    m = acc.calls_for(target)
+    assert tct_exact(eps=1, q=q, tau=tau, m=m, Delta=0).delta <= mp.mpf(target)
+    if m > tau:  # minimal, up to a tie within the certified enclosure's width
+        with mp.workdps(60):
+            level = mp.mpf(F(target).numerator) / F(target).denominator
+            assert tct_exact(eps=1, q=q, tau=tau, m=m - 1, Delta=0).delta >= level * (
+                1 - mp.mpf(10) ** -30)
+
+
+@covers("CL23:ThmB.4")
+def test_accountant_rejects_bad_input() -> None:
+    with pytest.raises(DomainError, match="tau"):
+        TCTAccountant(tau=0, eps=1, q="0.5")
+    with pytest.raises(DomainError, match="q"):
+        TCTAccountant(tau=2, eps=1, q=0)
+    acc = TCTAccountant(tau=2, eps="0.5", q="0.3", delta_budget="0.01")
+    with pytest.raises(DomainError, match="eps"):
+        acc.record(eps="0.6", q="0.5", hit=False)        # above the declared eps
+    with pytest.raises(DomainError, match="q"):
+        acc.record(eps="0.5", q="0.2", hit=False)        # below the declared q
+    with pytest.raises(DomainError, match="hit"):
+        acc.record(eps="0.5", q="0.5", hit=1)            # type: ignore[arg-type]
+    acc.record(eps="0.5", q="0.5", hit=False, delta="0.006")
+    with pytest.raises(DomainError, match="delta_budget"):
+        acc.record(eps="0.5", q="0.5", hit=False, delta="0.006")
+    assert acc.rounds == 1 and acc.delta_spent == F(3, 500)
+    with pytest.raises(DomainError, match="tail"):
+        acc.guarantee(tail="loose")  # type: ignore[arg-type]
+    with pytest.raises(DomainError, match="m"):
+        acc.guarantee_at(1)
