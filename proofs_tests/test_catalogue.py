@@ -18,14 +18,14 @@ from reference import DomainError, catalogue
 from reference.numeric import Interval
 from reference.registry import Certificate, InverseResult, Result
 from reference.strategies import invalid_values, valid_params
-from reference.testindex import test_index
+from reference.testindex import test_index as build_test_index
 
 RESULTS = catalogue()
 IDS = [r.id for r in RESULTS]
 
 
 def test_every_result_has_its_tests() -> None:
-    index = test_index()
+    index = build_test_index()
     missing = [r.id for r in RESULTS if not index.get(r.id, {}).get("property")]
     assert not missing, f"results without a property test: {missing}"
     no_stats = [r.id for r in RESULTS if r.probabilistic and not index.get(r.id, {}).get("stats")]

@@ -1,4 +1,4 @@
-"""Command line: ``python -m reference {catalog, value, audit, errata}``.
+"""Command line: ``python -m reference {catalog, value, audit, errata, experiment}``.
 
 This interface is a public contract (other tools script against it): keep command
 names, options and JSON keys stable.
@@ -155,6 +155,16 @@ def _errata(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _experiment(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .experiments import relative_error  # lazy: numpy simulation, optional matplotlib
+
+    if args.trials < 1:
+        raise DomainError("--trials", args.trials, "must be >= 1", "experiment relative-error")
+    return relative_error.main(args.trials, Path(args.out), args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m reference",
                                  description="Reference implementation of DP accounting.")
@@ -176,6 +186,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("errata", help="the errors found in the sources, re-verified live")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_errata)
+    p = sub.add_parser("experiment", help="reproduce an experiment of the sources")
+    p.add_argument("name", choices=["relative-error"], help="RSWR23 §7: doubling vs Brownian "
+                   "noise reduction on Zipf data")
+    p.add_argument("--trials", type=int, default=1000, help="trials per sample size")
+    p.add_argument("--out", default=".", help="folder for the figure (default: here)")
+    p.add_argument("--seed", default="rswr23-sec7", help="label of the random streams")
+    p.set_defaults(func=_experiment)
     return ap
 
 

@@ -1,0 +1,204 @@
+"""Property tests of the Brownian filters (RSWR23 Lemma 6.2, Theorem 6) and of the §7
+application (stopping condition, doubling schedule, the experiment itself).
+
+Independent routes: the tuned linear boundary of WRWR22 (Lemma 6.2's constant), the
+exact Gaussian privacy profile (Balle–Wang) for zCDP-only runs, Theorem 2's filter
+(a colleague's implementation) on the same spends, direct search of the acceptance set.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import mp
+
+from reference.boundaries import linear_boundary
+from reference.errors import DomainError
+from reference.experiments.relative_error import (
+    METHODS,
+    accept,
+    acceptance,
+    doubling_run,
+    replay,
+    run,
+    run_size,
+    table,
+)
+from reference.filter_objects import Verdict
+from reference.noise_reduction.brownian_filter_objects import BrownianFilter, UnifiedBrownianFilter
+from reference.noise_reduction.brownian_filters import (
+    brownian_filter,
+    unified_filter,
+    unified_filter_printed,
+)
+from reference.registry import covers
+from reference.zcdp import zcdp_budget
+from reference.zcdp_filters import zcdp_filter
+
+
+@covers("RSWR23:Lem6.2", "WRWR22:Thm3.6-linear")
+@given(t0=st.floats(0.01, 100), delta=st.floats(1e-12, 0.5))
+def test_filter_constant_is_the_tuned_linear_boundary(t0: float, delta: float) -> None:
+    """rho + 2 sqrt(rho L) with rho = 1/(2 t0) is psi^L_{a,b}(t0) tuned at t0
+    (a = sqrt(L/(2 t0)), b = sqrt(t0 L/2); catalog-001 §6 item 6)."""
+    with mp.workdps(60):
+        L = mp.log(1 / mp.mpf(delta))
+        a, b = mp.sqrt(L / (2 * t0)), mp.sqrt(t0 * L / 2)
+        lin = linear_boundary(t=t0, a=a, b=b)
+        eps = brownian_filter(rho=1 / (2 * mp.mpf(t0)), delta=delta).eps
+        assert abs(eps / lin - 1) < mp.mpf(10) ** -40
+
+
+@covers("RSWR23:Lem6.2")
+@given(ks=st.lists(st.integers(1, 8), min_size=1, max_size=8))
+def test_halts_exactly_when_the_budget_is_spent(ks: list[int]) -> None:
+    """Rounds stopped at t = k/2 cost 1/k; HALT iff the exact sum equals rho."""
+    times = [Fraction(k, 2) for k in ks]
+    spent = sum((1 / k for k in map(Fraction, ks)), Fraction(0))
+    d = brownian_filter(t=times, rho=spent, delta="0.05")
+    with mp.workdps(50):
+        assert d.halt and abs(d.spent - mp.mpf(spent.numerator) / spent.denominator) < 1e-40
+    assert not brownian_filter(t=times, rho=spent + Fraction(1, 10**30), delta="0.05").halt
+    with pytest.raises(DomainError, match="within rho"):
+        brownian_filter(t=times, rho=spent - Fraction(1, 10**30), delta="0.05")
+
+
+@covers("RSWR23:Thm6", "RSWR23:Thm6-printed")
+@given(rho=st.floats(1e-4, 100), delta_pp=st.floats(1e-15, 0.5))
+def test_printed_constant_is_valid_but_looser(rho: float, delta_pp: float) -> None:
+    proof = unified_filter(rho=rho, delta_pp=delta_pp)
+    printed = unified_filter_printed(rho=rho, delta_pp=delta_pp)
+    assert printed.eps > proof.eps and printed.delta == proof.delta
+    with mp.workdps(50):
+        assert abs(proof.delta - mp.mpf(delta_pp)) < mp.mpf(10) ** -40
+
+
+def gaussian_delta(eps: float, mu: float) -> float:
+    """Exact privacy profile of N(0,1) vs N(mu,1) (Balle–Wang), an independent route."""
+    with mp.workdps(40):
+        e, m = mp.mpf(eps), mp.mpf(mu)
+        return float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2))
+
+
+@covers("RSWR23:Thm6", "RSWR23:Thm6-printed")
+@given(rho=st.floats(1e-3, 20), delta_pp=st.floats(1e-12, 0.3))
+def test_guarantee_holds_for_the_exhausted_gaussian_run(rho: float, delta_pp: float) -> None:
+    """Gaussian rounds spending the whole budget rho compose to one Gaussian of zCDP rho
+    (mu = sqrt(2 rho)): its exact delta at either epsilon is at most delta''."""
+    mu = math.sqrt(2 * rho)
+    for result in (unified_filter, unified_filter_printed):
+        eps = float(result(rho_z=[rho / 2, rho / 2], rho=rho, delta_pp=delta_pp).eps)
+        assert gaussian_delta(eps, mu) <= delta_pp * (1 + 1e-9)
+
+
+@covers("RSWR23:Thm6")
+@given(rhos=st.lists(st.fractions(Fraction(1, 1000), Fraction(1, 2)), min_size=1, max_size=6))
+def test_zcdp_only_runs_agree_with_theorem_2(rhos: list[Fraction]) -> None:
+    """With only zCDP rounds, Theorem 6 (budget rho* of (10, 1e-6)) admits a prefix iff
+    Theorem 2's filter does not halt on it (the rule sum rho <= rho*)."""
+    rho_star = zcdp_budget(eps=10, delta="1e-6").value
+    ok_thm2 = not zcdp_filter(rho=rhos, eps=10, delta_pp="1e-6").halt
+    try:
+        unified_filter(rho_z=rhos, rho=rho_star, delta_pp="1e-6")
+        ok_thm6 = True
+    except DomainError:
+        ok_thm6 = False
+    assert ok_thm6 == ok_thm2
+
+
+@covers("RSWR23:Thm6")
+def test_delta_budget_and_lengths() -> None:
+    assert unified_filter(rho_z="0.1", deltas="0.01,0.02", rho=1, delta="0.02",
+                          delta_pp="1e-6").halt
+    assert not unified_filter(rho_z="0.1", deltas="0.01", rho=1, delta="0.02",
+                              delta_pp="1e-6").halt
+    with pytest.raises(DomainError, match="entries"):
+        unified_filter(rho_z="0.1", deltas="0,0,0", rho=1, delta_pp="1e-6")
+
+
+@st.composite
+def proposals(draw: st.DrawFn) -> list[tuple[str, Fraction]]:
+    return draw(st.lists(st.tuples(st.sampled_from(["zcdp", "bm"]),
+                                   st.fractions(Fraction(1, 50), 1)), max_size=30))
+
+
+@covers("RSWR23:Thm6", "RSWR23:Lem6.2")
+@given(plan=proposals())
+def test_round_by_round_filter_never_overspends(plan: list[tuple[str, Fraction]]) -> None:
+    """An analyst who proposes only what fits (condition (4)) and stops Brownian rounds at
+    random times: spend never exceeds rho, HALT comes exactly at exhaustion, and the
+    registered rule agrees with the object at every step."""
+    f = UnifiedBrownianFilter(rho=1, delta_pp="1e-6")
+    for kind, frac in plan:
+        room = f.remaining
+        if room == 0:
+            assert f.halted and f.propose_zcdp(0) is Verdict.HALT
+            break
+        if kind == "zcdp":
+            assert f.propose_zcdp(frac * room) is Verdict.CONT
+        else:
+            t_min = 1 / (2 * room)
+            assert f.propose_brownian(t_min) is Verdict.CONT
+            f.record_brownian(t_min / frac)
+        assert f.spent <= f.rho and f.decision() == f.halted
+    with pytest.raises(DomainError):
+        BrownianFilter(rho=1, delta="1e-6").propose_zcdp("0.1")
+
+
+@covers("RSWR23:Thm6")
+def test_filter_from_dp_budget() -> None:
+    """Catalog-000 A1: the filter for (10, 1e-6) has rho = 1.353015 and epsilon <= 10."""
+    f = UnifiedBrownianFilter.from_dp(eps=10, delta_pp="1e-6")
+    eps, delta = f.guarantee
+    assert abs(float(f.rho) - 1.353015) < 1e-6 and eps <= 10 and float(delta) == 1e-6
+    with pytest.raises(DomainError, match="condition"):
+        f.propose_zcdp(2)
+
+
+@covers("RSWR23:Sec7.2-accept")
+@given(alpha=st.floats(0.01, 0.9), y=st.floats(-1000, 1000), s=st.floats(0.01, 10))
+def test_acceptance_closed_form(alpha: float, y: float, s: float) -> None:
+    """The printed condition (ratio and |y| > s) accepts exactly y >= upper s or
+    y < -lower s (catalog-000 A5), away from the two boundary points."""
+    th = acceptance(alpha=alpha)
+    up, low = float(th.upper) * s, float(th.lower) * s
+    if min(abs(y - up), abs(y + low)) < 1e-9 * (1 + abs(y)):
+        return
+    assert bool(accept(np.array([y]), s, alpha)[0]) == (y >= up or y < -low)
+
+
+@covers("RSWR23:Sec7.2-accept")
+@given(alpha=st.floats(0.01, 0.9), k=st.floats(0, 1), noise=st.floats(-1, 1))
+def test_accepted_counts_have_half_alpha_relative_error(alpha: float, k: float,
+                                                         noise: float) -> None:
+    """An accepted y > 0 within s of the truth has relative error <= alpha/2."""
+    th = acceptance(alpha=alpha)
+    y_hat = float(th.upper) * (1 + 10 * k)     # accepted, s = 1
+    truth = y_hat - noise
+    assert abs(y_hat / truth - 1) <= float(th.guarantee) * (1 + 1e-12)
+
+
+@covers("RSWR23:Sec7.1-doubling-run")
+@given(e1=st.fractions(Fraction(1, 10**4), 1), ratio=st.fractions(1, 10**6))
+def test_doubling_run_below_the_published_bounds(e1: Fraction, ratio: Fraction) -> None:
+    """Catalog-000 A3: overshoot^2 < 2 and spend < 4, simulated exactly in rationals."""
+    r = doubling_run(eps1_sq=e1, target_sq=e1 * ratio)
+    assert 1 <= r.overshoot_sq < 2 and r.spend < 4
+
+
+@covers("RSWR23:Sec7.2-accept", "RSWR23:Thm6")
+def test_experiment_tiny_run_and_exact_replay() -> None:
+    """Two trials at the smallest size: noise reduction returns more, the table renders,
+    and each logged trial's charges pass through the exact filters without a HALT."""
+    res = run(trials=2, sizes=(8000,), progress=None)
+    text = table(res, 2)
+    assert "noise red." in text and "8000" in text
+    for m in METHODS:
+        out = run_size(8000, 2, m, keep_log=1)
+        assert out.returned.min() >= 1 and replay(out.log[0], m)

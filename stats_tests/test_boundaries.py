@@ -1,0 +1,145 @@
+"""Statistical tests of the time-uniform boundaries (WRWR22 Thm 3.6, Cor 3.7; RSWR23 psi).
+
+Brownian paths are simulated backwards on a log grid of times (vectorised).  For
+worst-case neighbours (``c = Delta``) the loss at time ``t`` is ``Delta^2/(2t) + Delta W_t/t``.
+The stopping rule is adversarial: stop at the first release whose loss exceeds the
+boundary.  It looks only at released values (the adversary knows ``f(x)`` and ``f(x')``),
+so it is a stopping function; the event "stopped above the boundary" is then the grid
+crossing event, whose probability must be at most ``delta`` (grid-only estimates are
+biased low, so this is a valid "<= delta" test).
+
+Every test rejects a true guarantee with probability at most ``ALPHA = 1e-6`` (one-sided
+Clopper–Pearson); the power check beside the boundaries computes a lower bound on the
+wrong variant's rate exactly (bivariate normal) and the exact rejection probability.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from reference.boundaries import (
+    companion_psi,
+    linear_boundary,
+    mixture_boundary,
+    mixture_time,
+)
+from reference.noise_reduction.brownian_paths import backward_paths, bridge_step
+from reference.registry import covers
+from reference.stats import ALPHA, check_rate, rejection_probability, rng
+
+DELTA = 0.1
+N = 100_000
+GRID = np.geomspace(1e4, 1e-4, 400)        # decreasing: the mechanism's release order
+
+
+def crossings(boundary: np.ndarray, label: str, d: float = 1.0) -> np.ndarray:
+    """Per path: does the worst-case loss exceed ``boundary`` at some grid time?"""
+    w = backward_paths(GRID, N, rng(label))
+    loss = d * d / (2 * GRID) + d * w / GRID
+    return np.asarray((loss > boundary).any(axis=1))
+
+
+def values(result: object, **params: object) -> np.ndarray:
+    return np.array([float(result(t=t, **params)) for t in GRID])  # type: ignore[operator]
+
+
+@covers("WRWR22:Thm3.6-mixture")
+@pytest.mark.parametrize(("rho", "d"), [(1.0, 1.0), (0.01, 2.0)])
+def test_mixture_boundary_crossed_at_most_delta(rho: float, d: float) -> None:
+    """Adaptive stopping above psi^M_rho: frequency <= delta.  False failure <= 1e-6."""
+    psi = values(mixture_boundary, rho=rho, delta=DELTA, sensitivity=d)
+    check = check_rate(crossings(psi, f"mixture-{rho}", d), None, DELTA)
+    assert not check.rejected, str(check)
+
+
+@covers("WRWR22:Thm3.6-linear")
+def test_linear_boundary_crossed_at_most_delta() -> None:
+    """Linear boundary tuned at t = 1 (a = sqrt(L/2), b = L/(2a)): frequency <= delta."""
+    a = math.sqrt(math.log(1 / DELTA) / 2)
+    psi = values(linear_boundary, a=a, b=math.log(1 / DELTA) / (2 * a))
+    check = check_rate(crossings(psi, "linear"), None, DELTA)
+    assert not check.rejected, str(check)
+
+
+@covers("RSWR23:psi")
+def test_companion_boundary_two_sided_at_most_delta() -> None:
+    """|W_t|/t >= psi(1/t; gamma, delta) at some grid time: frequency <= delta."""
+    psi = np.array([float(companion_psi(t=1 / t, gamma=1, delta=DELTA)) for t in GRID])
+    w = backward_paths(GRID, N, rng("companion"))
+    check = check_rate((np.abs(w) / GRID >= psi).any(axis=1), None, DELTA)
+    assert not check.rejected, str(check)
+
+
+def pointwise_power(n: int) -> tuple[float, float]:
+    """The pointwise boundary 1/(2t) + z_(1-delta)/sqrt(t) is crossed at t = 100 or
+    t = 0.01 (both grid points up to rounding; corr sqrt(1e-4) = 0.01) with probability
+    1 - Phi2(z, z; 0.01), a lower bound on its grid crossing rate; return it and the
+    exact probability that the harness rejects at that rate."""
+    z = stats.norm.isf(DELTA)
+    both_below = stats.multivariate_normal([0, 0], [[1, 0.01], [0.01, 1]]).cdf([z, z])
+    p_lb = 1 - float(both_below)
+    return p_lb, rejection_probability(p_lb, n, DELTA, ALPHA)
+
+
+@covers("WRWR22:Thm3.6-mixture", "WRWR22:Cor3.7")
+def test_power_pointwise_quantile_boundary_at_a_data_dependent_time() -> None:
+    """Power check: the fixed-time (1 - delta)-quantile of the loss, used at the adaptive
+    stopping time, must be rejected.  Its rate is >= 0.19 (exact lower bound), and the
+    harness then rejects with probability > 0.9999 (exact)."""
+    p_lb, power = pointwise_power(N)
+    assert p_lb > 0.18 and power > 0.9999
+    z = stats.norm.isf(DELTA)
+    wrong = 1 / (2 * GRID) + z / np.sqrt(GRID)
+    check = check_rate(crossings(wrong, "pointwise"), None, DELTA)
+    assert check.rejected, str(check)
+
+
+LEVELS = np.geomspace(0.05, 20, 40)
+
+
+@covers("WRWR22:Cor3.7", "WRWR22:Cor3.7-Gamma")
+def test_expost_privacy_with_adaptive_targets() -> None:
+    """Corollary 3.7: d = 5, worst-case neighbours along e_1, time functions
+    T_n = Gamma(E_n) with E_n raised by one level when two releases agree and by three
+    when they disagree (a function of the releases), stopped adversarially at the first
+    n with L_n > E_n.  Frequency of L_N > E_N <= delta.  False failure <= 1e-6."""
+    rho, n, d = 2.0, 50_000, 5
+    times = np.array([float(mixture_time(eps=e, rho=rho, delta=DELTA).value) for e in LEVELS])
+    gen = rng("cor3.7")
+    level = np.zeros(n, dtype=int)
+    b = math.sqrt(times[0]) * gen.standard_normal((n, d))
+    prev = b.copy()
+    violated = np.zeros(n, dtype=bool)
+    alive = np.ones(n, dtype=bool)
+    for _ in range(len(LEVELS)):
+        t = times[level]
+        loss = 1 / (2 * t) + b[:, 0] / t
+        hit = alive & (loss > LEVELS[level])
+        violated |= hit
+        alive &= ~hit
+        agree = np.linalg.norm(b - prev, axis=1) < np.sqrt(t)
+        nxt = np.minimum(level + np.where(agree, 1, 3), len(LEVELS) - 1)
+        alive &= nxt > level
+        prev = b
+        b = np.where(alive[:, None], bridge_step(b, t, times[nxt], gen), b)
+        level = np.where(alive, nxt, level)
+    check = check_rate(violated, None, DELTA)
+    assert not check.rejected, str(check)
+    assert violated.mean() > 0      # the adversary does find violations
+
+
+@pytest.mark.slow
+@covers("WRWR22:Thm3.6-mixture", "WRWR22:Thm3.6-linear")
+def test_boundaries_thorough() -> None:
+    """Thorough size: 1e6 paths at delta = 0.01, mixture and linear (false failure 1e-6)."""
+    delta = 0.01
+    w = backward_paths(GRID, 1_000_000, rng("boundaries-thorough"))
+    loss = 1 / (2 * GRID) + w / GRID
+    a = math.sqrt(math.log(1 / delta) / 2)
+    for psi in (values(mixture_boundary, rho=1, delta=delta),
+                values(linear_boundary, a=a, b=math.log(1 / delta) / (2 * a))):
+        assert not check_rate((loss > psi).any(axis=1), None, delta).rejected
