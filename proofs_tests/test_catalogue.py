@@ -37,7 +37,10 @@ def test_every_result_has_its_tests() -> None:
 def test_ids_follow_the_scheme() -> None:
     for r in RESULTS:
         prefix, sep, number = r.id.partition(":")
-        assert sep and number and prefix in ("RSWR23", "WRWR22", "LEC11", "RRUV16", "CL23", "KOV")
+        assert sep and number and prefix in (
+            "RSWR23", "WRWR22", "LEC11", "RRUV16", "CL23", "KOV",
+            "CKS20", "BW18", "KOV15", "BS16", "MIR17", "MV16",
+        )
         assert r.status in ("stated", "corrected", "reconstructed")
         assert r.core.__doc__ and r.statement and r.title
 

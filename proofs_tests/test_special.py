@@ -106,3 +106,23 @@ def test_nan_is_refused() -> None:
     with working(iv, 20):  # mpmath turns NaN into the whole line: the enclosure is [0, 1]
         whole = endpoints(normal_sf(iv, iv.mpf(mp.nan)))
     assert (whole.lo, whole.hi) == (0, 1)
+
+
+@given(st.floats(0, 18, allow_nan=False), st.integers(100, 600))
+def test_argument_with_more_bits_than_mp_prec(x: float, shift: int) -> None:
+    # An interval end point can carry more bits than mp.prec (here x + 2^-shift at iv
+    # precision 400 while mp.prec is 53); the series must use it exactly, not rounded.
+    with mp.workprec(800):
+        point = mp.mpf(x) + mp.mpf(2) ** -shift
+    with mp.workprec(53), working(iv, 120):
+        ends = endpoints(normal_sf(iv, iv.mpf([point, point])))
+    with mp.workprec(1600):
+        ref = mpmath.erfc(point / mp.sqrt(2)) / 2
+    assert ends.lo <= ref <= ends.hi
+
+
+@pytest.mark.parametrize("x", ["1e-300", "1e-40", "3e-9"])
+def test_tiny_arguments_enclose_one_half_minus_the_density_slope(x: str) -> None:
+    lo, hi = _enclosure(x)
+    ref = _reference(x, 400)
+    assert lo <= ref <= hi and lo < mpmath.mpf("0.5")

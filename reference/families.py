@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     boundaries,
     composition,
     concentration,
+    conversions,
     experiments,
     filter_objects,
     finite,

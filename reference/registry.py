@@ -45,6 +45,19 @@ SOURCES: dict[str, str] = {
     "CL23": "004 — Cohen, Lyu: The target-charging technique (2023)",
     "KOV": "external — Kairouz, Oh, Viswanath: The composition theorem for differential "
            "privacy (ICML 2015), cited by RSWR23 Thm 1 and RRUV16 Thm 2.7",
+    "CKS20": "external — Canonne, Kamath, Steinke: The discrete Gaussian for "
+             "differential privacy (NeurIPS 2020; arXiv 2004.00010), §2.3",
+    "BW18": "external — Balle, Wang: Improving the Gaussian mechanism for "
+            "differential privacy (ICML 2018), Theorem 8",
+    "KOV15": "external — Kairouz, Oh, Viswanath: The composition theorem for "
+             "differential privacy (ICML 2015), Theorems 3.3 and 3.5",
+    "BS16": "external — Bun, Steinke: Concentrated differential privacy: "
+            "simplifications, extensions, and lower bounds (TCC 2016; arXiv "
+            "1605.02065)",
+    "MIR17": "external — Mironov: Rényi differential privacy (CSF 2017), "
+             "randomized response",
+    "MV16": "external — Murtagh, Vadhan: The complexity of computing the "
+            "optimal composition of differential privacy (TCC 2016; ToC 2018)",
 }
 
 _CATALOGUE: dict[str, Result[Any]] = {}

@@ -45,9 +45,9 @@ def normal_sf(ctx: Ctx, x: MPF) -> MPF:
                 iv.prec = old
         return ctx.erfc(x / ctx.sqrt(2)) / 2
     ends = endpoints(x)
-    upper = endpoints(_sf_point(ends.lo)).hi
-    lower = endpoints(_sf_point(ends.hi)).lo
-    return iv.mpf((lower, upper))
+    at_lo = endpoints(_sf_point(ends.lo))
+    at_hi = at_lo if ends.hi == ends.lo else endpoints(_sf_point(ends.hi))
+    return iv.mpf((at_hi.lo, at_lo.hi))
 
 
 def _sf_point(t: MPF) -> MPF:
@@ -84,25 +84,50 @@ def _with_prec(bits: int) -> int:
 
 
 def _taylor(t: MPF, target: int) -> MPF:
+    """Marsaglia's series for ``0 <= t <= T`` with the sum in exact integer arithmetic.
+
+    ``t = man 2^exp`` exactly.  The terms ``x^(2n+1)/(2n+1)!!`` are carried as integers
+    scaled by ``2^F`` twice, once rounded down and once up at every step (all terms are
+    positive, so floor/ceil propagate to lower/upper bounds), which is rigorous and about
+    a hundred times faster than the same recurrence in ``iv``.
+    """
     extra = int(float(t) ** 2 / (2 * math.log(2))) + _GUARD
-    old = _with_prec(target + extra)
+    bits = target + extra
+    _, man, exp, bc = t._mpf_ if isinstance(t, mpmath.mpf) else mpmath.mpf(t)._mpf_  # exact
+    if man == 0:
+        return iv.mpf(1) / 2
+    # fixed-point bits of the sums: t itself (the first term) has >= bits + 16 of them, so
+    # the loop ends once a term is below 2^-bits of the sum (terms rounded up stay >= 1).
+    frac = bits + 16 + max(0, -(exp + bc))
+    # x^2 = sq_num / sq_den exactly
+    sq_num, sq_den = (man * man << (2 * exp), 1) if exp >= 0 else (man * man, 1 << (-2 * exp))
+    if exp + frac >= 0:
+        lo = hi = man << (exp + frac)
+    else:
+        lo = (man << frac) >> -exp
+        hi = -((-(man << frac)) >> -exp)
+    total_lo, total_hi, n = lo, hi, 0
+    while True:
+        den = sq_den * (2 * n + 3)
+        lo = lo * sq_num // den
+        hi = -(-hi * sq_num // den)
+        n += 1
+        # term_n is in [lo, hi]; later ratios are below x^2/(2n+3), which decreases in n.
+        small_ratio = 2 * sq_num < sq_den * (2 * n + 3)
+        if small_ratio and hi <= (total_lo >> bits):
+            break
+        total_lo += lo
+        total_hi += hi
+    # Remainder: sum_{m >= n} term_m <= term_n / (1 - x^2/(2n+3)) (geometric).
+    rden = sq_den * (2 * n + 3)
+    remainder = -(-hi * rden // (rden - sq_num))
+    old = _with_prec(bits)
     try:
+        scale = iv.mpf(2) ** (-frac)
+        series = iv.mpf((endpoints(iv.mpf(total_lo) * scale).lo,
+                         endpoints(iv.mpf(total_hi + remainder) * scale).hi))
         x = iv.mpf(t)
-        x2 = x * x
-        term, total, n = x, x, 0
-        eps = iv.mpf(2) ** (-(target + extra))
-        while True:
-            term = term * x2 / (2 * n + 3)
-            n += 1
-            # term is now term_n; later ratios are below x^2/(2n+3), which decreases in n.
-            ratio = x2 / (2 * n + 3)
-            if endpoints(ratio).hi < 0.5 and endpoints(term).hi <= endpoints(eps * total).lo:
-                break
-            total = total + term
-        # Remainder: sum_{m >= n} term_m <= term_n / (1 - x^2/(2n+3)) (geometric).
-        remainder = term / (1 - ratio)
-        series = iv.mpf((endpoints(total).lo, endpoints(total + remainder).hi))
-        phi = iv.exp(-x2 / 2) / iv.sqrt(2 * iv.pi)
+        phi = iv.exp(-(x * x) / 2) / iv.sqrt(2 * iv.pi)
         return iv.mpf(1) / 2 - phi * series
     finally:
         iv.prec = old
