@@ -74,3 +74,39 @@ def invalid_values(p: Param) -> list[Any]:
     if p.kind == "dist":
         bad += [[0.5, 0.6], [1.5, -0.5]]
     return bad
+
+
+# ---- strategies for other projects' tests (see docs/testing-your-library.md) ----------
+
+
+def epsilons(min_value: float = 1e-3, max_value: float = 10.0) -> st.SearchStrategy[float]:
+    """Privacy parameters eps in ``[min_value, max_value]`` (floats, no NaN/inf)."""
+    return st.floats(min_value, max_value, allow_nan=False, allow_infinity=False)
+
+
+def deltas(min_exponent: int = -15, max_exponent: int = -2) -> st.SearchStrategy[float]:
+    """delta in ``(0, 1)``, spread over decades: ``m * 10**e`` with ``e`` in the range."""
+    return st.builds(lambda m, e: m * 10.0**e, st.floats(1.0, 9.99), st.integers(min_exponent,
+                                                                            max_exponent))
+
+
+def rhos(min_value: float = 1e-4, max_value: float = 20.0) -> st.SearchStrategy[float]:
+    """zCDP levels rho in ``[min_value, max_value]``."""
+    return st.floats(min_value, max_value, allow_nan=False, allow_infinity=False)
+
+
+def epsilon_lists(min_size: int = 1, max_size: int = 12, distinct: int = 3,
+                  ) -> st.SearchStrategy[list[float]]:
+    """Heterogeneous pure-DP epsilons with at most ``distinct`` different values (so the
+    exact composition ``MV16:Thm1.5`` stays cheap)."""
+    pool = st.lists(st.sampled_from([0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0]), min_size=1,
+                    max_size=distinct, unique=True)
+    return pool.flatmap(lambda values: st.lists(st.sampled_from(values), min_size=min_size,
+                                                max_size=max_size))
+
+
+def params_for(result_id: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid parameters of the registered result ``result_id`` (from its domain)."""
+    from .registry import get
+
+    return valid_params(get(result_id))

@@ -1,0 +1,48 @@
+"""``python -m reference bench --quick --json`` runs in seconds and has the documented shape."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+from typing import Any
+
+import mpmath
+
+from reference import bench
+
+_QUICK: dict[str, Any] = {}
+
+
+def test_quick_bench_json_shape() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = bench.run(argparse.Namespace(json=True, quick=True))
+    assert code == 0
+    data = json.loads(out.getvalue())
+    _QUICK.update(data)
+    assert set(data) == {"dps", "quick", "bounds", "composition", "pld", "target"}
+    assert data["quick"] is True and data["dps"] == 50
+    ids = {row["id"] for row in data["bounds"]}
+    assert {"CKS20:Cor13", "BW18:Thm8", "KOV:optimal-delta"} <= ids
+    for row in data["bounds"]:
+        assert row["point_s"] > 0 and row["certified_s"] > 0
+    [comp] = data["composition"]
+    assert comp["k"] == 1000 and comp["holds"] is True and comp["bracket_width"] < 1e-40
+    # independent route: dp-accounting's PLD accountant (interval 1e-3, tails 1e-15 and
+    # 1e-30) gives 1.3654467108 and 1.36544670941 for this composition
+    assert abs(mpmath.mpf(comp["epsilon"]) - mpmath.mpf("1.3654467101")) < 2e-9
+    [pld] = data["pld"]
+    assert pld["k"] == 1000
+    if pld["available"]:
+        for run in pld["runs"]:
+            if "relative_error" in run:
+                assert abs(run["relative_error"]) < 1e-6
+    assert data["target"]["met"] in (True, False, None) and data["target"]["note"]
+
+
+def test_bench_table_mentions_target() -> None:
+    data = _QUICK or bench.measure(quick=True)
+    text = bench._table(data)
+    assert "Exact optimal composition" in text and "Target" in text
