@@ -1,4 +1,5 @@
-"""Command line: ``python -m reference {catalog, value, audit, errata, experiment}``.
+"""Command line: ``python -m reference {catalog, value, audit, errata, experiment,
+conformance, bench}``.
 
 This interface is a public contract (other tools script against it): keep command
 names, options and JSON keys stable.
@@ -165,6 +166,18 @@ def _experiment(args: argparse.Namespace) -> int:
     return relative_error.main(args.trials, Path(args.out), args.seed)
 
 
+def _conformance(args: argparse.Namespace) -> int:
+    from .conformance import cli as conformance_cli  # lazy: imports other libraries
+
+    return int(conformance_cli.run(args))
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench  # lazy: timing harness
+
+    return int(bench.run(args))
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m reference",
                                  description="Reference implementation of DP accounting.")
@@ -193,6 +206,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=".", help="folder for the figure (default: here)")
     p.add_argument("--seed", default="rswr23-sec7", help="label of the random streams")
     p.set_defaults(func=_experiment)
+    p = sub.add_parser("conformance", help="judge other DP libraries against the oracle")
+    p.add_argument("--library", default=None, help="only this library (default: all installed)")
+    p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    p.add_argument("--out", default=None, help="folder for report.md and report.json")
+    p.set_defaults(func=_conformance)
+    p = sub.add_parser("bench", help="time bound evaluation and exact composition")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="smaller sizes (for tests)")
+    p.set_defaults(func=_bench)
     return ap
 
 
