@@ -1,0 +1,154 @@
+"""MkDocs hooks of the documentation site (``docs/mkdocs.yml``).
+
+The Markdown pages live in ``docs/`` itself, next to ``mkdocs.yml`` (the README links to
+them and pytest runs them as doctests).  MkDocs refuses a ``docs_dir`` that contains its
+configuration file, so ``mkdocs.yml`` names a placeholder child folder and
+:func:`on_config` points ``docs_dir`` at ``docs/`` once the configuration is validated
+(``exclude_docs`` keeps the scripts, this folder and ``mkdocs.yml`` out of the site).
+
+The hooks also
+
+* build the navigation from the pages present at build time (pages written later, such
+  as the conformance report, join it when they exist; none is ever left out);
+* add the pages generated from the live catalogue (:mod:`pages`): one per family, the
+  catalogue, the errata (re-verified during the build), the shipped claims (audited
+  during the build) and the figure gallery;
+* render bare doctest paragraphs (``>>>`` lines outside a fenced block, which doctest
+  runs but Markdown would show as nested quotes) as ``pycon`` code blocks, as
+  :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+DOCS = Path(__file__).resolve().parent.parent
+# The generator next to this file, and the package of this checkout (documented from its
+# source, whether or not that is the installed copy).
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(DOCS.parent)]
+
+import pages  # noqa: E402
+from griffe_doctest import fence_doctests  # noqa: E402
+
+#: Hand-written pages, in navigation order: (section, file, title).  A page that does not
+#: exist when the site is built is skipped; a ``docs/*.md`` page missing here is added
+#: under "Topics".
+KNOWN: list[tuple[str, str, str]] = [
+    ("", "index.md", "Home"),
+    ("Using the oracle", "audit-a-claim.md", "Audit a published claim"),
+    ("Using the oracle", "claims.md", "Claims files"),
+    ("Using the oracle", "testing-your-library.md", "Test your library against the oracle"),
+    ("Using the oracle", "conformance-report.md", "Conformance report"),
+    ("Using the oracle", "numeric-contract.md", "The numeric contract"),
+    ("Topics", "conversions.md", "Conversions"),
+    ("Topics", "filters-odometers.md", "Filters and odometers"),
+    ("Topics", "boundaries-brownian.md", "Boundaries and Brownian noise reduction"),
+    ("Topics", "noise-reduction.md", "Noise reduction"),
+    ("Topics", "target-charging.md", "Target charging"),
+]
+
+#: Marker in ``index.md`` replaced by the list of the site's pages.
+PAGES_MARKER = "<!-- site-pages -->"
+
+#: MathJax settings for ``pymdownx.arithmatex`` (generic mode): typeset only its output.
+MATHJAX = """window.MathJax = {
+  tex: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
+        processEscapes: true, processEnvironments: true},
+  options: {ignoreHtmlClass: ".*|", processHtmlClass: "arithmatex"}
+};
+"""
+
+_generated: dict[str, str] = {}
+_nav_titles: dict[str, str] = {}
+
+
+def _generate() -> dict[str, str]:
+    """``{path relative to docs/: markdown}`` of every generated page."""
+    groups = pages.families()
+    by_id = {r.id: r for rs in groups.values() for r in rs}
+    errs = pages.verified_errata()
+    out = {f"{pages.CATALOGUE_DIR}/index.md": pages.catalogue_markdown(groups),
+           f"{pages.CATALOGUE_DIR}/errata.md": pages.errata_markdown(errs, by_id),
+           f"{pages.CATALOGUE_DIR}/claims.md": pages.claims_markdown(by_id)}
+    for family, results in groups.items():
+        out[pages.family_page(family)] = pages.family_markdown(family, results, errs)
+    if (DOCS / "figures").is_dir() and not (DOCS / "figures" / "index.md").exists():
+        out["figures/index.md"] = pages.figures_markdown(DOCS)
+    clash = [p for p in out if (DOCS / p).exists()]
+    if clash:
+        raise ValueError(f"generated pages would hide files of docs/: {clash}")
+    return out
+
+
+def _title(path: str) -> str:
+    first = (DOCS / path).read_text("utf-8").lstrip().split("\n", 1)[0]
+    return first.lstrip("#").strip() if first.startswith("#") else Path(path).stem
+
+
+def _nav(generated: dict[str, str]) -> list[Any]:
+    present = {p.name for p in DOCS.glob("*.md")}
+    sections: dict[str, list[Any]] = {}
+    nav: list[Any] = []
+    listed = set()
+    for section, path, title in KNOWN:
+        if path not in present:
+            continue
+        listed.add(path)
+        _nav_titles[path] = title
+        if section:
+            sections.setdefault(section, []).append({title: path})
+        else:
+            nav.append({title: path})
+    for path in sorted(present - listed):
+        _nav_titles[path] = _title(path)
+        sections.setdefault("Topics", []).append({_nav_titles[path]: path})
+    cat = pages.CATALOGUE_DIR
+    families = sorted(p for p in generated if p.startswith(cat + "/")
+                      and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md"))
+    catalogue: list[Any] = [{"All results": f"{cat}/index.md"}]
+    catalogue += [{f"reference.{Path(p).stem}": p} for p in families]
+    catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"}]
+    for title, path in (("Catalogue", f"{cat}/index.md"), ("Errata", f"{cat}/errata.md"),
+                        ("Shipped claims", f"{cat}/claims.md")):
+        _nav_titles[path] = title
+    nav += [{s: items} for s, items in sections.items()]
+    nav.append({"Catalogue": catalogue})
+    if "figures/index.md" in generated:
+        nav.append({"Figures": "figures/index.md"})
+        _nav_titles["figures/index.md"] = "Figures"
+    return nav
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    config["docs_dir"] = str(DOCS)
+    _generated.clear()
+    _generated.update(_generate())
+    _nav_titles.clear()
+    config["nav"] = _nav(_generated)
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for path, text in _generated.items():
+        files.append(File.generated(config, path, content=text))
+    files.append(File.generated(config, "javascripts/mathjax.js", content=MATHJAX))
+    return files
+
+
+def _pages_list(page: Page) -> str:
+    items = [f"- [{title}]({path})" for path, title in _nav_titles.items()
+             if path != page.file.src_uri]
+    return "\n".join(items)
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    markdown = fence_doctests(markdown)
+    if PAGES_MARKER in markdown:
+        markdown = markdown.replace(PAGES_MARKER, _pages_list(page))
+    return markdown

@@ -1,0 +1,279 @@
+"""Markdown of the pages generated from the catalogue when the docs site is built.
+
+Everything here is read from the live package: ``reference.registry.catalogue()`` (the
+results, their statements, parameters and notes), ``reference.testindex.test_index()``
+(the tests tagged ``@covers``), ``reference.errata.errata()`` (re-verified while the site
+is built) and ``reference.audit.load_claims()`` (the shipped claims, audited while the site
+is built).  ``hooks.py`` turns the strings returned here into pages of the site.
+
+A *family* is a module (or subpackage) directly under ``reference``: ``reference.zcdp``,
+``reference.tct``, ...; its page lists every result whose function lives there.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference.audit import audit, load_claims
+from reference.errata import Erratum, errata
+from reference.params import REQUIRED
+from reference.registry import SOURCES, InverseResult, Result, catalogue
+from reference.render import decimal_str, lower_str, upper_str
+from reference.testindex import test_index
+
+CATALOGUE_DIR = "catalogue"
+
+
+def esc(text: str) -> str:
+    """Plain text made inert for Markdown: every character keeps its meaning as text."""
+    out = html.escape(text, quote=False)
+    return "".join(f"&#{ord(c)};" if c in "\\`*_[]|{}$#" else c for c in out)
+
+
+def prose(text: str) -> str:
+    """Like :func:`esc`, but ````code```` and ```code``` spans stay code spans."""
+    parts = re.split(r"``(.+?)``|`([^`]+)`", text)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 3 == 0:
+            out.append(esc(part))
+        elif part is not None:
+            out.append(f"`{part}`")
+    return "".join(out)
+
+
+def slug(rid: str) -> str:
+    """HTML anchor of a result id: ``RSWR23:Lem2.3-i`` -> ``rswr23-lem2-3-i``."""
+    return re.sub(r"[^a-z0-9]+", "-", rid.lower()).strip("-")
+
+
+def family_of(res: Result[Any]) -> str:
+    """The module directly under ``reference`` that holds the result's function."""
+    return res.function.split(".")[1]
+
+
+def family_title(family: str) -> str:
+    """First paragraph of the family module's docstring, on one line."""
+    doc = importlib.import_module(f"reference.{family}").__doc__ or family
+    first = doc.strip().split("\n\n")[0]
+    return " ".join(first.split())
+
+
+def family_page(family: str) -> str:
+    """Path (relative to the docs folder) of a family's generated page."""
+    return f"{CATALOGUE_DIR}/{family}.md"
+
+
+def result_link(rid: str, from_dir: str, by_id: dict[str, Result[Any]]) -> str:
+    """Markdown link to a result's section, relative to a page in ``from_dir``."""
+    if rid not in by_id:
+        return f"`{rid}`"
+    page = family_page(family_of(by_id[rid]))
+    rel = page[len(from_dir) + 1:] if from_dir and page.startswith(from_dir + "/") else page
+    return f"[`{rid}`]({rel}#{slug(rid)})"
+
+
+@dataclass(frozen=True)
+class Verified:
+    """An erratum with the outcome of its live re-verification."""
+
+    erratum: Erratum
+    confirmed: bool
+    detail: str
+
+
+def verified_errata() -> list[Verified]:
+    out = []
+    for e in errata():
+        chk = e.verify()
+        out.append(Verified(e, chk.confirmed, chk.detail))
+    return out
+
+
+def families() -> dict[str, list[Result[Any]]]:
+    """Results grouped by family, families and results sorted."""
+    groups: dict[str, list[Result[Any]]] = {}
+    for res in catalogue():
+        groups.setdefault(family_of(res), []).append(res)
+    slugs = [slug(r.id) for r in catalogue()]
+    dupes = {s for s in slugs if slugs.count(s) > 1}
+    if dupes:
+        raise ValueError(f"result ids with the same anchor: {sorted(dupes)}")
+    return dict(sorted(groups.items()))
+
+
+def _param_rows(res: Result[Any]) -> list[str]:
+    rows = ["| parameter | domain | default | meaning |", "|---|---|---|---|"]
+    for p in res.params:
+        default = "required" if p.default is REQUIRED else f"`{p.default}`"
+        rows.append(f"| `{p.name}` | {esc(p.condition())} | {default} | {esc(p.doc)} |")
+    return rows
+
+
+def _example_command(res: Result[Any]) -> str:
+    args = " ".join(f"{p.name}={p.example}" for p in res.params if p.required)
+    return f"python -m reference value {res.id} {args}".rstrip()
+
+
+def _tests(names: Iterable[str]) -> list[str]:
+    return [f"    - `{n}`" for n in names] or ["    - none"]
+
+
+def result_section(res: Result[Any], tests: dict[str, list[str]],
+                   errs: list[Verified]) -> list[str]:
+    """The section of one result on its family's page."""
+    lines = [f"## `{res.id}` {esc(res.title)} {{#{slug(res.id)}}}", ""]
+    source = SOURCES.get(res.source, res.source)
+    lines += [f"**Kind** {res.kind} · **status** `{res.status}` · "
+              f"**source** `{res.source}`: {esc(source)}", ""]
+    if isinstance(res, InverseResult) and res.forward is not None:
+        lines += [f"Certified inverse of `{res.forward.id}`: returns a `Certificate` for "
+                  f"`{res.unknown}` whose forward evaluation proves the bound.", ""]
+    lines += [r"\[", res.statement, r"\]", ""]
+    lines += [*_param_rows(res), ""]
+    if res.notes:
+        lines += [f"**Notes.** {prose(res.notes)}", ""]
+    if res.probabilistic:
+        lines += ["*Probabilistic guarantee*: checked by Monte Carlo tests (below).", ""]
+    lines += ["```sh", _example_command(res), "```", ""]
+    lines += ["**Tests**", "", "- property tests (`proofs_tests/`):"]
+    lines += _tests(tests.get("property", []))
+    lines += ["- statistical tests (`stats_tests/`):"]
+    lines += [*_tests(tests.get("stats", [])), ""]
+    mine = [v for v in errs if v.erratum.result == res.id]
+    if mine:
+        lines += ["**Errata**", ""]
+        for v in mine:
+            lines += [f"- `{v.erratum.id}` ({v.erratum.kind}, "
+                      f"{'re-verified' if v.confirmed else 'NOT re-verified'}): "
+                      f"{esc(v.erratum.location)}. Printed: {esc(v.erratum.printed)}. "
+                      f"Implemented: {esc(v.erratum.corrected)}."]
+        lines += [""]
+    lines += [f"::: {res.function}", ""]
+    return lines
+
+
+def family_markdown(family: str, results: list[Result[Any]], errs: list[Verified]) -> str:
+    index = test_index()
+    lines = [f"# `reference.{family}`", "", prose(family_title(family)), "",
+             "Generated from the catalogue when the site is built. Call a result with "
+             "keyword arguments for a value at the working precision (50 digits), or "
+             "`reference.certified(f, ...)` for an interval enclosing the exact value; "
+             "an inverse returns a `Certificate` (see [the numeric contract]"
+             "(../numeric-contract.md)).", "",
+             "| id | kind | status | title |", "|---|---|---|---|"]
+    lines += [f"| [`{r.id}`](#{slug(r.id)}) | {r.kind} | {r.status} | {esc(r.title)} |"
+              for r in results]
+    lines.append("")
+    for res in results:
+        lines += result_section(res, index.get(res.id, {}), errs)
+    return "\n".join(lines)
+
+
+def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
+    index = test_index()
+    results = [r for rs in groups.values() for r in rs]
+    by_status = {s: sum(r.status == s for r in results)
+                 for s in ("stated", "corrected", "reconstructed")}
+    lines = ["# The catalogue", "",
+             f"{len(results)} results ({by_status['stated']} stated, "
+             f"{by_status['corrected']} corrected where the source is wrong, "
+             f"{by_status['reconstructed']} reconstructed) in {len(groups)} families, "
+             "generated from `python -m reference catalog --json` when the site is built.", "",
+             "| source | document |", "|---|---|"]
+    lines += [f"| `{k}` | {esc(v)} |" for k, v in SOURCES.items()]
+    lines += ["", "| family | results | about |", "|---|---|---|"]
+    lines += [f"| [`reference.{f}`]({f}.md) | {len(rs)} | {prose(family_title(f))} |"
+              for f, rs in groups.items()]
+    lines += ["", "## All results", "",
+              "| id | kind | status | title | tests (property / stats) |", "|---|---|---|---|---|"]
+    for r in sorted(results, key=lambda r: r.id):
+        t = index.get(r.id, {"property": [], "stats": []})
+        lines.append(f"| [`{r.id}`]({family_of(r)}.md#{slug(r.id)}) | {r.kind} | {r.status} "
+                     f"| {esc(r.title)} | {len(t['property'])} / {len(t['stats'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def errata_markdown(errs: list[Verified], by_id: dict[str, Result[Any]]) -> str:
+    ok = sum(v.confirmed for v in errs)
+    lines = ["# Errata of the sources", "",
+             f"{len(errs)} errors, typos, inconsistencies and gaps found in the source "
+             f"documents; each was re-verified from the library's exact routes while this "
+             f"page was built ({ok} of {len(errs)} confirmed). `python -m reference errata` "
+             "re-verifies them on your machine.", ""]
+    for v in errs:
+        e = v.erratum
+        state = "confirmed" if v.confirmed else "**NOT confirmed**"
+        lines += [f"## `{e.id}` {{#{slug(e.id)}}}", "",
+                  f"**{e.kind}** at {esc(e.location)} · re-verification: {state}", "",
+                  f"- printed: {esc(e.printed)}",
+                  f"- implemented: {esc(e.corrected)}",
+                  f"- check: {esc(v.detail)}"]
+        if e.result is not None:
+            lines.append(f"- result: {result_link(e.result, CATALOGUE_DIR, by_id)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def claims_markdown(by_id: dict[str, Result[Any]]) -> str:
+    outcomes = audit(load_claims())
+    counts = {v: sum(o.verdict == v for o in outcomes) for v in ("holds", "violated",
+                                                                 "undecided")}
+    unexpected = [o.claim.id for o in outcomes if o.unexpected]
+    lines = ["# The shipped claims", "",
+             f"The {len(outcomes)} numeric claims of the source documents shipped in "
+             "`reference/audit/claims/*.toml`, audited while this page was built "
+             f"({counts['holds']} hold, {counts['violated']} violated, {counts['undecided']} "
+             f"undecided; unexpected violations: {', '.join(unexpected) or 'none'}). "
+             "`python -m reference audit` repeats the audit; "
+             "[Audit a published claim](../audit-a-claim.md) explains the verdicts.", "",
+             "| claim | result | claimed | verdict | certified value | margin |",
+             "|---|---|---|---|---|---|"]
+    for o in outcomes:
+        c = o.claim
+        rel = esc(c.relation)
+        tol = f" ± {decimal_str(c.tolerance, 6)}" if c.relation == "==" else ""
+        verdict = o.verdict + (" (known false)" if c.expect == "violated" else "")
+        if o.unexpected:
+            verdict = f"**{o.verdict.upper()} (unexpected)**"
+        enc = "" if o.enclosure is None else (
+            f"[{lower_str(o.enclosure.lo, 10)}, {upper_str(o.enclosure.hi, 10)}]")
+        margin = "" if o.margin is None else decimal_str(o.margin, 4)
+        lines.append(f"| `{c.id}` | {result_link(c.result, CATALOGUE_DIR, by_id)} | "
+                     f"{rel} {decimal_str(c.value, 12)}{tol} | {verdict} | {enc} | "
+                     f"{margin} |")
+    lines += ["", "## What the claims say", ""]
+    lines += [f"- `{o.claim.id}` ({esc(o.claim.source)}): {esc(o.claim.text)}"
+              for o in outcomes]
+    return "\n".join(lines) + "\n"
+
+
+def _heading(page: Path) -> str:
+    first = page.read_text("utf-8").lstrip().split("\n", 1)[0]
+    return first.lstrip("#").strip() if first.startswith("#") else page.stem
+
+
+def figures_markdown(docs: Path) -> str:
+    """A gallery of ``docs/figures/*.png``: where each is shown and which script makes it."""
+    lines = ["# Figures", "", "The figures of the documentation (PNG, in `docs/figures/`). "
+             "They are regenerated by the scripts named below (`pip install -e '.[docs]'`).",
+             ""]
+    pages = sorted(docs.glob("*.md"))
+    scripts = sorted(docs.glob("*.py"))
+    for png in sorted((docs / "figures").glob("*.png")):
+        shown = [p for p in pages if f"figures/{png.name}" in p.read_text("utf-8")]
+        made = [s for s in scripts if png.name in s.read_text("utf-8")]
+        lines += [f"## {esc(png.stem)}", "", f"![{esc(png.stem)}]({png.name})", ""]
+        if shown:
+            lines.append("Shown in " + ", ".join(f"[{esc(_heading(p))}](../{p.name})"
+                                                 for p in shown) + ".")
+        if made:
+            lines.append("Made by " + ", ".join(f"`docs/{s.name}`" for s in made) + ".")
+        lines.append("")
+    return "\n".join(lines)
