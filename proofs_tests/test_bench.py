@@ -46,3 +46,19 @@ def test_bench_table_mentions_target() -> None:
     data = _QUICK or bench.measure(quick=True)
     text = bench._table(data)
     assert "Exact optimal composition" in text and "Target" in text
+
+
+def test_target_verdicts_on_synthetic_runs() -> None:
+    comp = {"k": 10**4, "certified_s": 0.7}
+    run = {"seconds": 0.02, "value_discretization_interval": 1e-3, "tail_mass_truncation": 1e-30}
+    # no setting reaches 1e-9: "met" only vacuously, and the note says PLD was faster
+    missed = bench._target(comp, {"available": True, "runs": [dict(run, relative_error=-2e-9)]})
+    assert missed["met"] is True and missed["vacuous"] is True and "35x faster" in missed["note"]
+    # a setting reaches it faster than the exact value: not met
+    hit = bench._target(comp, {"available": True, "runs": [dict(run, relative_error=5e-10)]})
+    assert hit["met"] is False and not hit.get("vacuous")
+    # reached, but slower than the exact value: met
+    slow = bench._target(comp, {"available": True,
+                                "runs": [dict(run, seconds=2.0, relative_error=5e-10)]})
+    assert slow["met"] is True and not slow.get("vacuous")
+    assert bench._target(comp, {"available": False})["met"] is None
