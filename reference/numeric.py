@@ -181,6 +181,17 @@ def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
             yield
 
 
+@contextlib.contextmanager
+def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
+    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after)."""
+    old = ctx.prec
+    ctx.prec = old + bits
+    try:
+        yield
+    finally:
+        ctx.prec = old
+
+
 # ---- expm1 / log1p with rigorous enclosures ---------------------------------------------
 # mpmath's interval expm1/log1p return x +- x**2/2 without a remainder when |x| < 2**-prec,
 # which can exclude the exact value; every module uses these instead of ctx.expm1/log1p.

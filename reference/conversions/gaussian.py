@@ -14,8 +14,7 @@ lower bound every sound zCDP -> DP conversion must respect (BS16 >= CKS20 >= thi
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +22,7 @@ import mpmath
 from mpmath import mp
 
 from ..errors import DomainError
-from ..numeric import MPF, Ctx, endpoints
+from ..numeric import MPF, Ctx, endpoints, extra_bits
 from ..params import Param, positive, unit_open
 from ..registry import inverse, result
 from ..special import normal_sf
@@ -53,16 +52,6 @@ def _mu_in_range(values: Mapping[str, Any], where: str) -> None:
                           f"{mpmath.nstr(mpmath.mpf(mu.numerator) / mu.denominator, 3)})", where)
 
 
-@contextlib.contextmanager
-def _extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
-    old = ctx.prec
-    ctx.prec = old + bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
-
-
 def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     """``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, the Gaussian's delta at ``eps``.
 
@@ -74,7 +63,7 @@ def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     guard = 20 + max(0, int(mpmath.mag(ratio)) if ratio > 0 else 0)
     # exp(-x^2/2) inside Q needs x^2 to absolute accuracy: 2 log2 |x| more bits.
     guard += 2 * max(0, int(mpmath.mag(eps_hi / mu_lo + mu_hi)))
-    with _extra_bits(ctx, guard):
+    with extra_bits(ctx, guard):
         a = eps / mu - mu / 2
         b = eps / mu + mu / 2
         value = normal_sf(ctx, a) - ctx.exp(eps) * normal_sf(ctx, b)

@@ -17,10 +17,9 @@ from fractions import Fraction
 
 import mpmath
 
-from ..numeric import MPF, Ctx, endpoints, log1p
+from ..numeric import MPF, Ctx, endpoints, extra_bits, log1p
 from ..params import Param, nonneg
 from ..registry import result
-from .gaussian import _extra_bits
 
 
 @result("BS16:Prop1.4", title="Pure eps-DP implies eps^2/2-zCDP", kind="conversion",
@@ -44,7 +43,7 @@ def _rr_renyi(ctx: Ctx, eps: MPF, alpha: MPF) -> MPF:
     # about log2(1/eps) + log2(1/(a-1)) bits, paid for with guard bits.
     small = max(0, -int(mpmath.mag(endpoints(eps).hi))) if endpoints(eps).hi > 0 else 0
     near = max(0, -int(mpmath.mag(endpoints(alpha - 1).lo)))
-    with _extra_bits(ctx, 20 + 2 * small + near):
+    with extra_bits(ctx, 20 + 2 * small + near):
         diff = log1p(ctx, ctx.exp(-(2 * alpha - 1) * eps)) - log1p(ctx, ctx.exp(-eps))
         return eps + diff / (alpha - 1)
 

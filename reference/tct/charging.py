@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import mpmath
 
 from ..errors import DomainError
-from ..numeric import MPF, Ctx, endpoints, expm1, log1p, to_ctx
+from ..numeric import MPF, Ctx, endpoints, expm1, extra_bits, log1p, to_ctx
 from ..params import Param, count, nonneg, positive, unit_closed_open, unit_open
 from ..registry import result
 from .base import exact_result, label_note
@@ -112,18 +112,8 @@ def chernoff_rate(ctx: Ctx, alpha: MPF) -> MPF:
     """``alpha - ln(1 + alpha)``, with guard bits against its cancellation (~ alpha^2/2)."""
     size = endpoints(alpha).hi
     extra = 20 + (max(0, -2 * int(mpmath.mag(size))) if size > 0 else 0)
-    with _guard(ctx, 1), _extra_bits(ctx, extra):
+    with _guard(ctx, 1), extra_bits(ctx, extra):
         return +(alpha - log1p(ctx, alpha))
-
-
-@contextlib.contextmanager
-def _extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
-    old = ctx.prec
-    ctx.prec = old + bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
 
 
 def raw_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
