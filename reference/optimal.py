@@ -11,7 +11,7 @@ against it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import mpmath
@@ -20,7 +20,19 @@ from mpmath import iv, mp
 from .composition import advanced_composition_tanh
 from .errata import Check, erratum
 from .errors import DomainError
-from .numeric import MPF, Ctx, endpoints, exact, expm1, get_dps, log1p, pos_part, to_ctx, working
+from .numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    exact,
+    expm1,
+    extra_bits,
+    get_dps,
+    log1p,
+    pos_part,
+    to_ctx,
+    working,
+)
 from .params import count, nonneg, unit_closed_open, unit_open
 from .registry import inverse, result
 
@@ -33,18 +45,11 @@ MAX_ROUNDS = 10**5
 _KINK_BITS = 16
 
 
-@contextlib.contextmanager
-def _guard(ctx: Ctx, k: int, eps: MPF) -> Iterator[None]:
+def _guard(ctx: Ctx, k: int, eps: MPF) -> contextlib.AbstractContextManager[None]:
     """Extra bits for the length-k recurrences and the cancellations of a small eps."""
     size = endpoints(eps).hi
     small = max(0, -int(mp.mag(size))) if size > 0 else 0
-    bits = 24 + _KINK_BITS + 2 * k.bit_length() + small
-    old = ctx.prec
-    ctx.prec = old + bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
+    return extra_bits(ctx, 24 + _KINK_BITS + 2 * k.bit_length() + small)
 
 
 def _surely_nonpositive(x: MPF) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -79,14 +79,9 @@ def calls(q: Fraction, tau: int, alpha: Fraction) -> int:
     return math.floor((1 + alpha) * tau / q)
 
 
-@contextlib.contextmanager
-def _guard(ctx: Ctx, terms: int) -> Iterator[None]:
-    old = ctx.prec
-    ctx.prec = old + 20 + 2 * max(terms, 1).bit_length()
-    try:
-        yield
-    finally:
-        ctx.prec = old
+def _guard(ctx: Ctx, terms: int) -> contextlib.AbstractContextManager[None]:
+    """Guard bits for a sum of ``terms`` terms."""
+    return extra_bits(ctx, 20 + 2 * max(terms, 1).bit_length())
 
 
 def binomial_lower_tail(ctx: Ctx, m: int, q: MPF, tau: int) -> MPF:
