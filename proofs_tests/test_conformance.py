@@ -249,7 +249,7 @@ def test_filter_reference_counts_match_anchors() -> None:
     ref = references.filter_counts(0.001, 0.11, 1e-6, filter_limit(0.001, 0.11))
     assert ref.counts["RSWR23:Thm2"] == 436 and ref.proven == 436
     assert ref.counts["RRUV16:Thm3.4"] == 109          # float 0.001 * 110 > float 0.11
-    assert ref.fixed in (908, 909)
+    assert ref.fixed == 908                              # the docstring derives 908 by hand
     assert references.fixed_exceeds(0.001, ref.fixed + 1, 0.11, 1e-6)
     assert not references.fixed_exceeds(0.001, ref.fixed, 0.11, 1e-6)
 

@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import mpmath
-
 from ..numeric import Interval, exact
+from ..render import lower_str, upper_str
 from . import references
 from .adapters import ADAPTERS, Adapter
 from .adapters.base import quiet
@@ -54,7 +53,8 @@ class Run:
 
 
 def _show(enc: Interval) -> str:
-    lo, hi = mpmath.nstr(enc.lo, 17), mpmath.nstr(enc.hi, 17)
+    """17 digits, rounded outward, so the printed interval still contains the value."""
+    lo, hi = lower_str(enc.lo, 17), upper_str(enc.hi, 17)
     return f"[{lo}]" if lo == hi else f"[{lo}, {hi}]"
 
 

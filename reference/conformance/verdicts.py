@@ -82,7 +82,10 @@ def judge_upper(value: object, ref: Reference) -> tuple[Verdict, float | None, s
         lo, _ = widened(ref.floor, ref.slack)
         if x < lo:
             short = relative(x, ref.floor)
-            return (Verdict.UNSOUND, relative(x, ref.valid) if ref.valid else short,
+            # the shortfall is measured against the true value's floor, not the valid bound
+            # above it (else a rounding-size shortfall below the Gaussian floor would show as
+            # the floor-to-CKS20 gap and never be labelled "rounding")
+            return (Verdict.UNSOUND, short,
                     f"below the true value (from {ref.floor_id}) by {-short:.3g} relative")
     if ref.valid is not None:
         _, hi = widened(ref.valid, ref.slack)

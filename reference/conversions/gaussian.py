@@ -151,7 +151,8 @@ def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
          params=[_RHO, unit_open("delta", "1e-6", "target delta")],
          forward=gaussian_delta_rho, unknown="eps", target="delta", increasing=False)
 def gaussian_epsilon_rho(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
-    """Smallest eps with the rho-zCDP Gaussian (eps, delta)-DP (inverse of ``BW18:Thm8-rho``).
+    """Smallest eps with the rho-zCDP Gaussian (eps, delta)-DP: Balle–Wang (2018) Theorem 8
+    inverted (the inverse of ``BW18:Thm8-rho``).
 
     The lower bound for every zCDP -> DP conversion at ``(rho, delta)``.  Domain:
     ``rho > 0``, ``delta in (0, 1)``.  anchors §3.1: 8.703243855 at ``(1.3527, 1e-6)``.

@@ -143,18 +143,19 @@ def poisson_process(eta: float, top: float, n_paths: int, gen: np.random.Generat
 
 
 def levy_process(start: float, top: float, n_paths: int, gen: np.random.Generator,
-                 d: int = 0) -> LaplaceJumps:
+                 d: int = 0, intensity: float = 2.0) -> LaplaceJumps:
     """RSWR23 App. A's ``X(t) = U([0, t])`` on ``[start, top]``, from its Lévy measure.
 
     ``X(start) ~ Lap(start)``; ``U((start, top])`` is compound Poisson with Lévy mass
     ``2 log(top/start)``: atom times ``start (top/start)^V`` (density ``prop. to 1/u``), sizes
-    ``Lap(u)``.  Returned in the same form as :func:`poisson_process`.
+    ``Lap(u)``.  Returned in the same form as :func:`poisson_process`.  ``intensity``
+    replaces the 2 of the Lévy mass (power checks only).
     """
     _check_span(start, top, "levy_process")
     width = 1 if d == 0 else d
     base_shape = (n_paths,) if d == 0 else (n_paths, d)
     base = gen.laplace(0.0, start, base_shape)
-    counts = gen.poisson(2.0 * np.log(top / start), n_paths * width)
+    counts = gen.poisson(intensity * np.log(top / start), n_paths * width)
     slot = np.repeat(np.arange(n_paths * width), counts)
     times = start * (top / start) ** gen.random(slot.size)
     sizes = gen.exponential(times) * gen.choice([-1.0, 1.0], slot.size)

@@ -151,7 +151,8 @@ def bm_rat_expost(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> E
 def lnr_rat_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
     """``(2 Delta_1/T_N, 0)``: LNR's pure ex-post bound plus RAT's threshold cost ``E_N``.
 
-    Theorem 5.1 with ``L^LNR_N <= Delta_1/T_N = E_N`` surely (Proposition 4.2).  Domain:
+    WRWR22 Theorem 5.1 with ``L^LNR_N <= Delta_1/T_N = E_N`` surely (WRWR22 Proposition
+    4.2).  Domain:
     ``t > 0``, ``sensitivity > 0``.
 
     >>> g = lnr_rat_expost(t=4, sensitivity=1)

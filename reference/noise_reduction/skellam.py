@@ -130,6 +130,8 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
                       lam1: MPF, lam2: MPF) -> MPF:
     """The privacy loss of the released path: the Skellam log-pmf ratio at the last release.
 
+    WRWR22 §4 (Skellam noise reduction; reconstructed, see catalog-001 §3).
+
     The joint pmf of ``y_1..y_n`` is ``P[X_{T_n} = y_n - f] prod_k P[increment = y_k -
     y_{k+1}]`` and only the first factor depends on ``f``.  Domain: non-increasing positive
     times, integer releases and statistics, ``lam > 0``.
