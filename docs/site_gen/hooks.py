@@ -86,11 +86,6 @@ def _generate() -> dict[str, str]:
     return out
 
 
-def _title(path: str) -> str:
-    first = (DOCS / path).read_text("utf-8").lstrip().split("\n", 1)[0]
-    return first.lstrip("#").strip() if first.startswith("#") else Path(path).stem
-
-
 def _nav(generated: dict[str, str]) -> list[Any]:
     present = {p.name for p in DOCS.glob("*.md")}
     sections: dict[str, list[Any]] = {}
@@ -106,7 +101,7 @@ def _nav(generated: dict[str, str]) -> list[Any]:
         else:
             nav.append({title: path})
     for path in sorted(present - listed):
-        _nav_titles[path] = _title(path)
+        _nav_titles[path] = pages.heading(DOCS / path)
         sections.setdefault("Topics", []).append({_nav_titles[path]: path})
     cat = pages.CATALOGUE_DIR
     families = sorted(p for p in generated if p.startswith(cat + "/")

@@ -185,7 +185,8 @@ def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
              f"{len(results)} results ({by_status['stated']} stated, "
              f"{by_status['corrected']} corrected where the source is wrong, "
              f"{by_status['reconstructed']} reconstructed) in {len(groups)} families, "
-             "generated from `python -m reference catalog --json` when the site is built.", "",
+             "generated from the catalogue (what `python -m reference catalog` lists) when the "
+             "site is built.", "",
              "| source | document |", "|---|---|"]
     lines += [f"| `{k}` | {esc(v)} |" for k, v in SOURCES.items()]
     lines += ["", "| family | results | about |", "|---|---|---|"]
@@ -254,7 +255,8 @@ def claims_markdown(by_id: dict[str, Result[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _heading(page: Path) -> str:
+def heading(page: Path) -> str:
+    """The first-line ``# heading`` of a Markdown page, else its file name."""
     first = page.read_text("utf-8").lstrip().split("\n", 1)[0]
     return first.lstrip("#").strip() if first.startswith("#") else page.stem
 
@@ -271,7 +273,7 @@ def figures_markdown(docs: Path) -> str:
         made = [s for s in scripts if png.name in s.read_text("utf-8")]
         lines += [f"## {esc(png.stem)}", "", f"![{esc(png.stem)}]({png.name})", ""]
         if shown:
-            lines.append("Shown in " + ", ".join(f"[{esc(_heading(p))}](../{p.name})"
+            lines.append("Shown in " + ", ".join(f"[{esc(heading(p))}](../{p.name})"
                                                  for p in shown) + ".")
         if made:
             lines.append("Made by " + ", ".join(f"`docs/{s.name}`" for s in made) + ".")

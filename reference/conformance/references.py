@@ -10,12 +10,12 @@ Enclosures are cached per (id, inputs): several libraries share one grid.
 from __future__ import annotations
 
 import functools
-import importlib
 from fractions import Fraction
 from typing import Any
 
 from mpmath import iv
 
+from .. import families  # noqa: F401  (registers every result)
 from ..numeric import Interval, endpoints, exact, to_ctx, working
 from ..registry import get
 from .model import FilterReference, Reference
@@ -34,22 +34,8 @@ MIXTURE = "WRWR22:Thm3.6-mixture"
 ZCDP_SUM = "RSWR23:Lem2.4"
 
 
-#: Families that register reference results but may not be wired into
-#: ``reference.families`` yet (their ids then become available on import).
-OPTIONAL_FAMILIES = ("reference.conversions",)
-
-
-@functools.lru_cache(maxsize=1)
-def _load_optional_families() -> None:
-    for name in OPTIONAL_FAMILIES:
-        try:
-            importlib.import_module(name)
-        except Exception:  # not importable here: its ids stay unregistered (no-reference)
-            continue
-
-
 def registered(rid: str) -> bool:
-    _load_optional_families()
+    """Is ``rid`` in the catalogue (every family is registered on import, above)?"""
     try:
         get(rid)
     except KeyError:
