@@ -19,9 +19,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-from reference.adaptive import NP, crossing_probability, simulate_constant
-from reference.odometers import advanced_value
-from reference.stats import rng
+from reference.results.odometers.rruv16 import advanced_value
+from reference.sim.adversaries import NP, crossing_probability, simulate_constant
+from reference.sim.stats import rng
 
 
 def thm65_bounds(eps: float, rounds: int, n: int, delta_g: float) -> np.ndarray:

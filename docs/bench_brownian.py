@@ -20,7 +20,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-from reference.noise_reduction.brownian_paths import backward_paths, bridge_step
+from reference.sim.brownian_paths import backward_paths, bridge_step
 
 
 def main() -> None:

@@ -23,11 +23,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from reference.boundaries import linear_boundary, mixture_boundary, optimal_rho
-from reference.experiments import relative_error
-from reference.noise_reduction.brownian_paths import backward_paths
-from reference.noise_reduction.evalues import composed_expost
-from reference.stats import rng
+from reference.results.boundaries.wrwr22 import linear_boundary, mixture_boundary, optimal_rho
+from reference.results.noise_reduction.evalues import composed_expost
+from reference.sim.brownian_paths import backward_paths
+from reference.sim.stats import rng
+from reference.tools.experiments import relative_error
 
 OUT = Path(__file__).resolve().parent / "figures"
 

@@ -20,9 +20,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from reference.adaptive import NP, crossing_probability, up_probability
-from reference.odometers import advanced_value, heuristic_value
-from reference.stats import rng
+from reference.results.odometers.rruv16 import advanced_value, heuristic_value
+from reference.sim.adversaries import NP, crossing_probability, up_probability
+from reference.sim.stats import rng
 
 OUT = Path(__file__).resolve().parent / "figures" / "odometer-vs-heuristic.png"
 

@@ -23,9 +23,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from reference.noise_reduction.laplace_paths import poisson_process
-from reference.noise_reduction.rat import halting_probabilities
-from reference.stats import rng
+from reference.results.noise_reduction.rat import halting_probabilities
+from reference.sim.laplace_paths import poisson_process
+from reference.sim.stats import rng
 
 OUT = Path(__file__).resolve().parent / "figures"
 

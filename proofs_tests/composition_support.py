@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats as sst
 
-from reference.numeric import exact
+from reference.core.numeric import exact
 
 eps_small = st.floats(1e-3, 1.0)
 ks = st.integers(1, 300)

@@ -10,7 +10,7 @@ from typing import Any
 
 import mpmath
 
-from reference import bench
+from reference.tools import bench
 
 _QUICK: dict[str, Any] = {}
 
@@ -25,7 +25,7 @@ def test_quick_bench_json_shape() -> None:
     assert set(data) == {"dps", "quick", "bounds", "composition", "pld", "target"}
     assert data["quick"] is True and data["dps"] == 50
     ids = {row["id"] for row in data["bounds"]}
-    assert {"CKS20:Cor13", "BW18:Thm8", "KOV:optimal-delta"} <= ids
+    assert {"CKS20:Cor13", "BW18:Thm8", "KOV15:Thm3.3-delta"} <= ids
     for row in data["bounds"]:
         assert row["point_s"] > 0 and row["certified_s"] > 0
     [comp] = data["composition"]

@@ -17,7 +17,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from mpmath import mp
 
-from reference.boundaries import (
+from reference.core.errors import DomainError
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import (
     companion_psi,
     expost_at_stop,
     linear_boundary,
@@ -26,10 +28,8 @@ from reference.boundaries import (
     mixture_time,
     optimal_rho,
 )
-from reference.errors import DomainError
-from reference.noise_reduction.brownian import loss_bound
-from reference.noise_reduction.evalues import composed_expost
-from reference.registry import covers
+from reference.results.noise_reduction.brownian import loss_bound
+from reference.results.noise_reduction.evalues import composed_expost
 
 times = st.floats(1e-4, 1e4)
 precisions = st.floats(1e-3, 1e3)

@@ -15,18 +15,22 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats
 
-from reference.errors import DomainError
-from reference.noise_reduction.brownian import (
+from reference.core.errors import DomainError
+from reference.core.special import normal_sf
+from reference.results import covers
+from reference.results.filters.rswr23_brownian import brownian_filter
+from reference.results.noise_reduction.brownian import (
     brownian_loss,
     brownian_loss_rswr23,
     loss_bound,
     path_loss,
 )
-from reference.noise_reduction.brownian_filters import brownian_filter
-from reference.noise_reduction.brownian_paths import BrownianMechanism, backward_paths, bridge_step
-from reference.noise_reduction.evalues import backward_martingale, composed_expost, product_evalue
-from reference.registry import covers
-from reference.special import normal_sf
+from reference.results.noise_reduction.evalues import (
+    backward_martingale,
+    composed_expost,
+    product_evalue,
+)
+from reference.sim.brownian_paths import BrownianMechanism, backward_paths, bridge_step
 
 coords = st.floats(-5, 5)
 

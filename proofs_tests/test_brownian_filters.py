@@ -18,28 +18,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
-from reference.boundaries import linear_boundary
-from reference.errors import DomainError
-from reference.experiments.relative_error import (
+from reference.core.errors import DomainError
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import linear_boundary
+from reference.results.conversions.rswr23 import zcdp_budget
+from reference.results.experiments.rswr23_sec7 import acceptance, doubling_run
+from reference.results.filters.brownian_objects import BrownianFilter, UnifiedBrownianFilter
+from reference.results.filters.objects import Verdict
+from reference.results.filters.rswr23 import zcdp_filter
+from reference.results.filters.rswr23_brownian import (
+    brownian_filter,
+    unified_filter,
+    unified_filter_printed,
+)
+from reference.tools.experiments.relative_error import (
     METHODS,
     accept,
-    acceptance,
-    doubling_run,
     replay,
     run,
     run_size,
     table,
 )
-from reference.filter_objects import Verdict
-from reference.noise_reduction.brownian_filter_objects import BrownianFilter, UnifiedBrownianFilter
-from reference.noise_reduction.brownian_filters import (
-    brownian_filter,
-    unified_filter,
-    unified_filter_printed,
-)
-from reference.registry import covers
-from reference.zcdp import zcdp_budget
-from reference.zcdp_filters import zcdp_filter
 
 
 @covers("RSWR23:Lem6.2", "WRWR22:Thm3.6-linear")

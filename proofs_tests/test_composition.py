@@ -19,14 +19,14 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from reference import DomainError
-from reference.composition import (
+from reference.results import covers
+from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
+from reference.results.composition.lec11 import advanced_composition_tanh
+from reference.results.composition.rruv16 import (
     advanced_composition,
     advanced_composition_heterogeneous,
-    advanced_composition_tanh,
     basic_composition,
 )
-from reference.optimal import optimal_delta, optimal_epsilon
-from reference.registry import covers
 
 from .composition_support import (
     eps_small,
@@ -57,7 +57,7 @@ def test_basic_valid_and_tight_by_enumeration(eps: list[float], deltas: list[flo
     assert g == basic_composition(eps=eps[::-1], delta=deltas[::-1])
 
 
-@covers("RRUV16:Thm2.9", "KOV:optimal")
+@covers("RRUV16:Thm2.9", "KOV15:Thm3.3")
 @given(eps=eps_small, k=st.integers(1, 200), delta_g=slacks)
 def test_basic_is_never_better_than_optimal(eps: float, k: int, delta_g: float) -> None:
     assert leq(optimal_epsilon(eps=eps, k=k, delta_g=delta_g, delta=0).value,
@@ -124,7 +124,7 @@ def test_thm210_small_eps_remark(frac: float, k: int, dg: float) -> None:
     assert g <= eps * mp.sqrt(8 * k * mp.log(1 / mp.mpf(dg)))
 
 
-@covers("RRUV16:Thm2.10", "LEC11:AdvComp", "KOV:optimal-delta")
+@covers("RRUV16:Thm2.10", "LEC11:AdvComp", "KOV15:Thm3.3-delta")
 @given(eps=eps_small, k=ks, slack=slacks, delta=leaks)
 def test_advanced_forms_valid_against_exact_composition(eps: float, k: int, slack: float,
                                                         delta: float) -> None:
@@ -135,10 +135,10 @@ def test_advanced_forms_valid_against_exact_composition(eps: float, k: int, slac
         assert exact_delta.hi <= g.delta
 
 
-@covers("RRUV16:Thm2.10", "LEC11:AdvComp", "KOV:optimal")
+@covers("RRUV16:Thm2.10", "LEC11:AdvComp", "KOV15:Thm3.3")
 @given(eps=eps_small, k=st.integers(1, 200), slack=slacks)
 def test_ordering_optimal_tanh_printed(eps: float, k: int, slack: float) -> None:
-    """KOV:optimal <= LEC11:AdvComp <= RRUV16:Thm2.10 at delta = 0 and equal slack."""
+    """KOV15:Thm3.3 <= LEC11:AdvComp <= RRUV16:Thm2.10 at delta = 0 and equal slack."""
     opt = optimal_epsilon(eps=eps, k=k, delta_g=slack, delta=0).value
     lec = advanced_composition_tanh(eps=eps, k=k, delta_prime=slack, delta=0).eps
     drv = advanced_composition(eps=eps, k=k, delta_hat=slack, delta=0).eps
@@ -164,7 +164,7 @@ def test_lec11_n7_values() -> None:
                                      delta=0).eps > mp.mpf("0.1")
 
 
-@covers("LEC11:AdvComp", "KOV:optimal-delta")
+@covers("LEC11:AdvComp", "KOV15:Thm3.3-delta")
 @pytest.mark.parametrize(("eps", "delta", "k", "slack", "eps_t", "exact_delta"), [
     ("0.1", "1e-5", 100, "1e-3", "4.2165", "1.013e-3"),
     ("0.001", "0", 500, "1e-6", "0.11779", "2.5e-10"),

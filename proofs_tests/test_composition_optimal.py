@@ -1,4 +1,4 @@
-"""Property tests of exact optimal composition (KOV:optimal-delta, KOV:optimal).
+"""Property tests of exact optimal composition (KOV15:Thm3.3-delta, KOV15:Thm3.3).
 
 Independent routes: brute-force enumeration of the k-fold product of randomized response
 (RRUV16 Def 2.6), KOV's lattice formula (Thm 3.3), scipy's binomial law in double
@@ -18,12 +18,11 @@ from mpmath import iv, mp
 from scipy import optimize
 
 from reference import DomainError
-from reference.errata import errata
-from reference.numeric import endpoints, exact
-from reference.numeric import expm1 as expm1_r
-from reference.numeric import log1p as log1p_r
-from reference.optimal import optimal_delta, optimal_epsilon
-from reference.registry import covers
+from reference.core.numeric import endpoints, exact
+from reference.core.numeric import expm1 as expm1_r
+from reference.core.numeric import log1p as log1p_r
+from reference.results import covers, errata
+from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 
 from .composition_support import (
     float_delta,
@@ -35,9 +34,9 @@ from .composition_support import (
     slacks,
 )
 
-# ---- KOV:optimal-delta ---------------------------------------------------------------
+# ---- KOV15:Thm3.3-delta ---------------------------------------------------------------
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 @given(eps=st.floats(0, 3), k=st.integers(1, 4), eps_g=st.floats(0, 8),
        delta=st.sampled_from([0.0, 1e-3, 0.1, 0.5]))
 def test_optimal_delta_equals_brute_force(eps: float, k: int, eps_g: float,
@@ -49,7 +48,7 @@ def test_optimal_delta_equals_brute_force(eps: float, k: int, eps_g: float,
         assert abs(value - brute) <= mp.mpf(10) ** -40
 
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 @given(eps=st.floats(1e-3, 3), k=st.integers(1, 80), i=st.integers(0, 40), delta=leaks)
 def test_optimal_delta_kov_lattice_formula(eps: float, k: int, i: int, delta: float) -> None:
     """KOV Thm 3.3 at eps_g=(k-2i)eps: delta_i = sum_{l<i} C(k,l)(e^{(k-l)eps} - e^{(k-2i+l)eps})
@@ -64,7 +63,7 @@ def test_optimal_delta_kov_lattice_formula(eps: float, k: int, i: int, delta: fl
         assert abs(value - expected) <= mp.mpf(10) ** -40
 
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 @pytest.mark.parametrize(("eps", "k", "eps_g"), [(0.001, 500, 0.08), (0.01, 10**4, 2.0),
                                                  (0.3, 2000, 20.0), (2.0, 50, 30.0)])
 def test_optimal_delta_against_scipy(eps: float, k: int, eps_g: float) -> None:
@@ -73,7 +72,7 @@ def test_optimal_delta_against_scipy(eps: float, k: int, eps_g: float) -> None:
     assert abs(ours - theirs) <= 1e-9 * theirs
 
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 @given(eps=st.floats(0, 2), k=st.integers(1, 150), g1=st.floats(0, 50), g2=st.floats(0, 50),
        delta=leaks)
 def test_optimal_delta_monotone(eps: float, k: int, g1: float, g2: float,
@@ -86,7 +85,7 @@ def test_optimal_delta_monotone(eps: float, k: int, g1: float, g2: float,
     assert optimal_delta(eps=eps * 1.01 + 1e-3, k=k, eps_g=lo, delta=delta) >= d
 
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 @given(eps=st.floats(0, 2), k=st.integers(1, 150), extra=st.floats(0, 10),
        delta=st.floats(0, 0.2))
 @example(eps=3.229222734303292e-139, k=4, extra=0.0, delta=4.780475997188093e-84)
@@ -99,7 +98,7 @@ def test_optimal_delta_floor(eps: float, k: int, extra: float, delta: float) -> 
     assert enc.hi - enc.lo <= mp.mpf(10) ** -45
 
 
-@covers("KOV:optimal-delta")
+@covers("KOV15:Thm3.3-delta")
 def test_optimal_delta_n7_value_and_speed() -> None:
     # catalog-002 N7: delta(0.1) = 1.7e-8 for 500 copies of 0.001-DP.
     assert float(optimal_delta(eps="0.001", k=500, eps_g="0.1", delta=0)) == pytest.approx(
@@ -109,7 +108,7 @@ def test_optimal_delta_n7_value_and_speed() -> None:
     assert time.perf_counter() - start < 0.25  # typically ~20 ms
 
 
-@covers("KOV:optimal-delta", "RRUV16:Thm2.10", "LEC11:AdvComp")
+@covers("KOV15:Thm3.3-delta", "RRUV16:Thm2.10", "LEC11:AdvComp")
 @given(exponent=st.integers(-3000, 2), sign=st.sampled_from([-1, 1]),
        prec=st.sampled_from([60, 200, 710, 1000]))
 def test_expm1_log1p_enclosures_at_tiny_arguments(exponent: int, sign: int, prec: int) -> None:
@@ -130,9 +129,9 @@ def test_expm1_log1p_enclosures_at_tiny_arguments(exponent: int, sign: int, prec
         iv.prec = old
 
 
-# ---- KOV:optimal ---------------------------------------------------------------------
+# ---- KOV15:Thm3.3 ---------------------------------------------------------------------
 
-@covers("KOV:optimal", "KOV:optimal-delta")
+@covers("KOV15:Thm3.3", "KOV15:Thm3.3-delta")
 @given(eps=st.floats(1e-3, 3), k=st.integers(1, 200), delta_g=st.floats(1e-12, 0.9),
        delta=leaks)
 def test_optimal_inverse_pair(eps: float, k: int, delta_g: float, delta: float) -> None:
@@ -150,7 +149,7 @@ def test_optimal_inverse_pair(eps: float, k: int, delta_g: float, delta: float) 
         assert optimal_delta(eps=eps, k=k, eps_g=0, delta=delta) <= delta_g * (1 + 1e-30)
 
 
-@covers("KOV:optimal")
+@covers("KOV15:Thm3.3")
 def test_optimal_n7_value_by_scipy_bisection() -> None:
     # catalog-002 N7 gives 0.0798; a float root of scipy's binomial sum gives more digits.
     cert = optimal_epsilon(eps="0.001", k=500, delta_g="1e-6", delta=0)
@@ -159,7 +158,7 @@ def test_optimal_n7_value_by_scipy_bisection() -> None:
     assert abs(float(cert.value) - 0.0798) < 5e-5
 
 
-@covers("KOV:optimal")
+@covers("KOV15:Thm3.3")
 @given(eps=st.floats(0.01, 2), k=st.integers(1, 100), frac=st.floats(1e-6, 0.99))
 def test_optimal_near_the_floor_is_basic(eps: float, k: int, frac: float) -> None:
     """Below p^k (1 - e^{-2 eps}) (p (1 - e^{-eps}) if k = 1) only the j=0 term is active,
@@ -175,7 +174,7 @@ def test_optimal_near_the_floor_is_basic(eps: float, k: int, frac: float) -> Non
     assert tiny.holds and near(tiny.value, Fraction(eps) * k, 1e-45)
 
 
-@covers("KOV:optimal")
+@covers("KOV15:Thm3.3")
 @given(e1=st.floats(1e-3, 2), e2=st.floats(1e-3, 2), k1=st.integers(1, 150),
        k2=st.integers(1, 150), d1=slacks, d2=slacks)
 def test_optimal_monotone(e1: float, e2: float, k1: int, k2: int, d1: float, d2: float) -> None:
@@ -186,7 +185,7 @@ def test_optimal_monotone(e1: float, e2: float, k1: int, k2: int, d1: float, d2:
     assert base <= optimal_epsilon(eps=ea, k=ka, delta_g=da, delta=0).value
 
 
-@covers("KOV:optimal")
+@covers("KOV15:Thm3.3")
 def test_optimal_domain_and_edges() -> None:
     with pytest.raises(DomainError, match="must exceed 1-\\(1-delta\\)\\^k"):
         optimal_epsilon(eps="0.1", k=10, delta_g="0.01", delta="0.01")  # floor 0.0956
@@ -199,7 +198,7 @@ def test_optimal_domain_and_edges() -> None:
     assert optimal_epsilon(eps="0.1", k=3, delta_g="0.5", delta=0).value == 0
 
 
-@covers("KOV:optimal")
+@covers("KOV15:Thm3.3")
 def test_optimal_speed() -> None:
     start = time.perf_counter()
     cert = optimal_epsilon(eps="0.001", k=500, delta_g="1e-6", delta=0)
@@ -208,7 +207,7 @@ def test_optimal_speed() -> None:
 
 # ---- errata ----------------------------------------------------------------------------
 
-@covers("LEC11:AdvComp", "KOV:optimal", "KOV:optimal-delta")
+@covers("LEC11:AdvComp", "KOV15:Thm3.3", "KOV15:Thm3.3-delta")
 @pytest.mark.parametrize("eid", ["LEC11:N7", "LEC11:N21", "LEC11:N22"])
 def test_errata_confirmed(eid: str) -> None:
     entry = {e.id: e for e in errata()}[eid]

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from reference import DomainError
-from reference.concentration import (
+from reference.results import covers
+from reference.results.concentration.rruv16 import (
     loss_mean_bound,
     martingale_threshold,
     range_sum,
@@ -22,7 +23,6 @@ from reference.concentration import (
     window_bound,
     window_tail,
 )
-from reference.registry import covers
 
 small_delta = st.floats(1e-9, 0.36)
 

@@ -17,11 +17,12 @@ from typing import Any
 import mpmath
 import pytest
 
-from reference.conformance import cli, harness, references
-from reference.conformance.adapters import ADAPTERS, Adapter, by_name
-from reference.conformance.adapters.base import quiet
-from reference.conformance.cases import filter_limit
-from reference.conformance.model import (
+from reference.core.numeric import Interval
+from reference.tools.conformance import cli, harness, references
+from reference.tools.conformance.adapters import ADAPTERS, Adapter, by_name
+from reference.tools.conformance.adapters.base import quiet
+from reference.tools.conformance.cases import filter_limit
+from reference.tools.conformance.model import (
     Adaptivity,
     Case,
     CompositionTheorem,
@@ -34,9 +35,8 @@ from reference.conformance.model import (
     Reference,
     Verdict,
 )
-from reference.conformance.report import as_json, markdown
-from reference.conformance.verdicts import judge_count, judge_upper
-from reference.numeric import Interval
+from reference.tools.conformance.report import as_json, markdown
+from reference.tools.conformance.verdicts import judge_count, judge_upper
 
 # ---- synthetic references ---------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Property tests of the zCDP -> DP conversions and the Gaussian curve (reference.conversions).
+"""Property tests of the zCDP -> DP conversions and the Gaussian curve (reference.results.conversions).
 
 Expected numbers come from independent routes: the published library numbers of the
 anchors report (§3.1, computed there with mpmath at 50 digits and several libraries),
@@ -20,18 +20,19 @@ from mpmath import mp
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-import reference.conversions  # noqa: F401  (registers the family)
+import reference.results.conversions  # noqa: F401  (registers the family)
 from reference import certified
-from reference.conversions.cks import cks_delta, cks_epsilon, cks_order
-from reference.conversions.gaussian import (
+from reference.results import covers
+from reference.results.conversions.bs16 import puredp_to_zcdp
+from reference.results.conversions.bw18 import (
     gaussian_delta,
     gaussian_delta_rho,
     gaussian_epsilon,
     gaussian_epsilon_rho,
 )
-from reference.conversions.renyi import puredp_to_zcdp, rr_renyi
-from reference.registry import covers
-from reference.zcdp import zcdp_to_dp
+from reference.results.conversions.cks20 import cks_delta, cks_epsilon, cks_order
+from reference.results.conversions.mir17 import rr_renyi
+from reference.results.conversions.rswr23 import zcdp_to_dp
 
 #: anchors §3.1: (rho, delta, BS16, CKS20, a*, Gauss), mpmath at 50 digits.
 ANCHORS_31 = [

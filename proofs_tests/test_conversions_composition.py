@@ -16,14 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-import reference.conversions  # noqa: F401  (registers the family)
+import reference.results.conversions  # noqa: F401  (registers the family)
 from reference import DomainError, certified
-from reference.composition import advanced_composition_heterogeneous, basic_composition
-from reference.conversions.hetero import hetero_delta_result, hetero_epsilon_result
-from reference.conversions.kov import kov_grid, kov_heterogeneous
-from reference.numeric import exact
-from reference.optimal import optimal_delta, optimal_epsilon
-from reference.registry import covers
+from reference.core.numeric import exact
+from reference.results import covers
+from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
+from reference.results.composition.kov15_heterogeneous import kov_grid, kov_heterogeneous
+from reference.results.composition.mv16 import hetero_delta_result, hetero_epsilon_result
+from reference.results.composition.rruv16 import (
+    advanced_composition_heterogeneous,
+    basic_composition,
+)
 
 small_eps = st.sampled_from(["0.05", "0.1", "0.25", "0.5", "1", "1.5"])
 
@@ -65,7 +68,7 @@ def test_hetero_delta_equals_subset_enumeration(eps: list[str], eps_g: str,
         assert enc.lo - slack <= ref <= enc.hi + slack
 
 
-@covers("MV16:Thm1.5-delta", "KOV:optimal-delta")
+@covers("MV16:Thm1.5-delta", "KOV15:Thm3.3-delta")
 @settings(max_examples=20)
 @given(eps=small_eps, k=st.integers(1, 80), eps_g=st.sampled_from(["0", "0.3", "1", "4"]),
        delta=st.sampled_from(["0", "1e-4"]))
@@ -77,7 +80,7 @@ def test_hetero_equals_homogeneous_kov_when_all_equal(eps: str, k: int, eps_g: s
     assert abs(a.mid - b.mid) <= mp.mpf(10) ** -40 * (1 + abs(b.mid))
 
 
-@covers("MV16:Thm1.5", "KOV:optimal")
+@covers("MV16:Thm1.5", "KOV15:Thm3.3")
 @pytest.mark.parametrize(("eps", "k", "published"), [("0.001", 500, "0.0797888542"),
                                                      ("0.1", 500, "12.5178800")])
 def test_hetero_inverse_matches_anchors_and_kov(eps: str, k: int, published: str) -> None:

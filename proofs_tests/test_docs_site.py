@@ -30,9 +30,8 @@ from types import ModuleType
 
 import pytest
 
-from reference.cli import build_parser
-from reference.errata import errata
-from reference.registry import catalogue, get
+from reference.results import catalogue, errata, get
+from reference.tools.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -16,9 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from reference import DomainError
-from reference.adaptive import binomial_tail_violation
-from reference.errata import errata
-from reference.filter_objects import (
+from reference.core.numeric import exact
+from reference.results import covers, errata
+from reference.results.conversions.rswr23 import zcdp_budget
+from reference.results.filters.objects import (
     AdvancedFilter,
     ApproxFilter,
     BasicFilter,
@@ -27,12 +28,14 @@ from reference.filter_objects import (
     ZCDPFilter,
     stopped,
 )
-from reference.filters import advanced_filter, basic_filter, lifted_failure
-from reference.indistinguishability import pointwise_delta, randomized_response, sharpness_pair
-from reference.numeric import exact
-from reference.registry import covers
-from reference.zcdp import zcdp_budget
-from reference.zcdp_filters import concurrent_filter, expost_filter, zcdp_filter
+from reference.results.filters.rruv16 import advanced_filter, basic_filter, lifted_failure
+from reference.results.filters.rswr23 import concurrent_filter, expost_filter, zcdp_filter
+from reference.results.privacy_loss.rruv16 import (
+    pointwise_delta,
+    randomized_response,
+    sharpness_pair,
+)
+from reference.sim.adversaries import binomial_tail_violation
 
 dyadic = st.integers(0, 64).map(lambda k: Fraction(k, 64))
 small_eps = st.fractions(Fraction(0), Fraction(1, 2), max_denominator=1000)

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from reference import DomainError
-from reference.finite import hockey_stick, privacy_loss_distribution, renyi
-from reference.registry import covers
+from reference.results import covers
+from reference.results.privacy_loss.rswr23 import hockey_stick, privacy_loss_distribution, renyi
 
 TOL = mpmath.mpf("1e-45")
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from reference import DomainError
-from reference.errata import errata
-from reference.finite import privacy_loss_distribution
-from reference.indistinguishability import (
+from reference.core.numeric import exact
+from reference.results import covers, errata
+from reference.results.privacy_loss.rruv16 import (
     indistinguishable_delta,
     indistinguishable_to_pointwise,
     pointwise_delta,
@@ -29,8 +29,7 @@ from reference.indistinguishability import (
     randomized_response,
     sharpness_pair,
 )
-from reference.numeric import exact
-from reference.registry import covers
+from reference.results.privacy_loss.rswr23 import privacy_loss_distribution
 
 TOL = mpmath.mpf("1e-45")
 

@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats
 
-from reference.errata import errata
-from reference.errors import DomainError
-from reference.noise_reduction.ex_post import (
+from reference.core.errors import DomainError
+from reference.results import covers, errata
+from reference.results.noise_reduction.ex_post import (
     check_expost,
     compose_expost,
     expost_excess,
     expost_excess_given,
 )
-from reference.noise_reduction.laplace import (
+from reference.results.noise_reduction.laplace import (
     flat_probability,
     jump_law,
     levy_density,
@@ -39,14 +39,13 @@ from reference.noise_reduction.laplace import (
     local_levy_density,
     stay_probability,
 )
-from reference.noise_reduction.laplace_paths import (
+from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
+from reference.sim.laplace_paths import (
     LaplaceNoiseReduction,
     laplace_chain,
     levy_process,
     poisson_process,
 )
-from reference.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
-from reference.registry import covers
 
 scales = st.floats(0.05, 20)
 small = st.floats(-5, 5)

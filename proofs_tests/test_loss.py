@@ -21,10 +21,8 @@ from mpmath import mp
 from scipy import integrate, stats
 
 from reference import DomainError
-from reference.errata import errata
-from reference.finite import hockey_stick, privacy_loss_distribution, renyi
-from reference.indistinguishability import pointwise_delta, randomized_response
-from reference.loss import (
+from reference.results import covers, errata
+from reference.results.privacy_loss.lec11 import (
     gaussian_loss_law,
     gaussian_loss_tail,
     leaky_rr,
@@ -32,7 +30,8 @@ from reference.loss import (
     notes_gaussian_sigma,
     rr_expected_loss,
 )
-from reference.registry import covers
+from reference.results.privacy_loss.rruv16 import pointwise_delta, randomized_response
+from reference.results.privacy_loss.rswr23 import hockey_stick, privacy_loss_distribution, renyi
 
 TOL = mpmath.mpf("1e-45")
 EX1_FACTOR = 4 * (2 - math.sqrt(2))

@@ -14,20 +14,19 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from reference.adaptive import NP, crossing_probability, stopped_violation, up_probability
-from reference.composition import advanced_composition_heterogeneous
-from reference.concentration import window_bound
-from reference.errata import errata
-from reference.filters import advanced_filter
-from reference.odometer_objects import (
+from reference.results import covers, errata
+from reference.results.composition.rruv16 import advanced_composition_heterogeneous
+from reference.results.concentration.rruv16 import window_bound
+from reference.results.filters.rruv16 import advanced_filter
+from reference.results.odometers.objects import (
     AdvancedOdometer,
     ApproxOdometer,
     BasicOdometer,
     FixedXOdometer,
     HeuristicOdometer,
 )
-from reference.odometers import advanced_odometer, fixed_x_odometer, heuristic_value
-from reference.registry import covers
+from reference.results.odometers.rruv16 import advanced_odometer, fixed_x_odometer, heuristic_value
+from reference.sim.adversaries import NP, crossing_probability, stopped_violation, up_probability
 
 deltas_g = st.sampled_from(["1e-6", "1e-3", "0.01", "0.05", "0.2", "0.36"])
 eps_lists = st.lists(st.fractions(0, Fraction(1, 2), max_denominator=1000), max_size=6)

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import integrate, stats
 
-from reference.boundaries import mixture_boundary
-from reference.errors import DomainError
-from reference.noise_reduction.laplace import lnr_expost
-from reference.noise_reduction.rat import (
+from reference.core.errors import DomainError
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import mixture_boundary
+from reference.results.noise_reduction.laplace import lnr_expost
+from reference.results.noise_reduction.rat import (
     bm_rat_expost,
     halting_probabilities,
     lnr_rat_expost,
@@ -32,7 +33,6 @@ from reference.noise_reduction.rat import (
     reduced_above_threshold,
     threshold_loss,
 )
-from reference.registry import covers
 
 
 @covers("WRWR22:Alg1")

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 from scipy import stats
 
-from reference.numeric import endpoints, working
-from reference.special import normal_sf
+from reference.core.numeric import endpoints, working
+from reference.core.special import normal_sf
 
 GRID = [-40, -8.5, -3, -1, -0.25, 0, 1e-30, 0.1, 0.5, 1, 2, 3.5, 7, 10, 15.9, 16.5, 17.2,
         17.9, 18.4, 19, 25, 37.5, 60, 150, 1e4]

@@ -2,8 +2,8 @@
 round-by-round accountant.
 
 Independent routes: scipy's binomial law for the tail; exact privacy profiles of halted
-transcripts (enumeration, :mod:`reference.tct.transcripts`); the exact optimal composition
-of randomized response (``KOV:optimal-delta``) for the dominating process of the proof.
+transcripts (enumeration, :mod:`reference.results.tct.transcripts`); the exact optimal composition
+of randomized response (``KOV15:Thm3.3-delta``) for the dominating process of the proof.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from mpmath import mp
 from scipy import stats
 
 from reference import DomainError
-from reference.registry import covers, get
-from reference.tct.accountant import TCTAccountant
-from reference.tct.charging import (
+from reference.oracle.tct_strategies import pair
+from reference.results import covers, get
+from reference.results.tct.accountant import TCTAccountant
+from reference.results.tct.charging import (
     hits_for_delta,
     multi_target,
     tct_advanced,
@@ -31,11 +32,10 @@ from reference.tct.charging import (
     tct_simple_advanced,
     tct_tail,
 )
-from reference.tct.strategies import pair
-from reference.tct.transcripts import halted_laws, profile_delta
+from reference.results.tct.transcripts import halted_laws, profile_delta
 
 F = Fraction
-optimal_delta = get("KOV:optimal-delta")  # exact k-fold composition (another family's result)
+optimal_delta = get("KOV15:Thm3.3-delta")  # exact k-fold composition (another family's result)
 qs = st.fractions(F(1, 50), 1, max_denominator=50)
 alphas = st.sampled_from([F(1, 10), F(1, 4), F(1, 2), F(1), F(2), F(4)])
 taus = st.integers(1, 60)

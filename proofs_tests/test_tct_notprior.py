@@ -18,15 +18,16 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from reference import DomainError
-from reference.registry import covers
-from reference.tct.notprior import (
+from reference.oracle.tct_strategies import approx_pair, bounded, deltas, pair, ratios
+from reference.results import covers
+from reference.results.tct.notprior import (
     notprior_pair_q,
     notprior_q,
     notprior_q_approx,
     private_test_q,
 )
-from reference.tct.oracle import best_q
-from reference.tct.release import (
+from reference.results.tct.oracle import best_q
+from reference.results.tct.release import (
     between_thresholds_law,
     between_thresholds_q,
     bottom_replace,
@@ -36,7 +37,6 @@ from reference.tct.release import (
     conditioned_epsilon,
     revise_call,
 )
-from reference.tct.strategies import approx_pair, bounded, deltas, pair, ratios
 
 F = Fraction
 SLACK = mp.mpf(10) ** -40

@@ -18,11 +18,11 @@ from mpmath import mp
 from scipy.optimize import linprog
 
 from reference import DomainError
-from reference.registry import covers
-from reference.tct.lp import maximise
-from reference.tct.oracle import ZERO, _with_failure, best_q, q_target
-from reference.tct.strategies import approx_pair, bounded, deltas, law, pair, ratios
-from reference.tct.targets import (
+from reference.oracle.tct_strategies import approx_pair, bounded, deltas, law, pair, ratios
+from reference.results import covers
+from reference.results.tct.lp import maximise
+from reference.results.tct.oracle import ZERO, _with_failure, best_q, q_target
+from reference.results.tct.targets import (
     algorithm_decomposition,
     full_support_q,
     mixture,

@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-from reference.registry import covers
-from reference.tct.base import simplest_between
-from reference.tct.charging import tct_advanced, tct_basic
-from reference.tct.release import revise_call
-from reference.tct.selection import (
+from reference.oracle.tct_strategies import pair
+from reference.results import covers
+from reference.results.tct.base import simplest_between
+from reference.results.tct.charging import tct_advanced, tct_basic
+from reference.results.tct.release import revise_call
+from reference.results.tct.selection import (
     IndividualSVT,
     one_shot_top_k,
     svt_individual,
@@ -30,8 +31,7 @@ from reference.tct.selection import (
     top_k_calls,
     top_one,
 )
-from reference.tct.strategies import pair
-from reference.tct.transcripts import Law, profile_delta
+from reference.results.tct.transcripts import Law, profile_delta
 
 F = Fraction
 

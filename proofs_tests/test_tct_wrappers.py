@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
-from reference.registry import covers
-from reference.tct.oracle import best_q
-from reference.tct.strategies import pair, ratios
-from reference.tct.wrappers import (
+from reference.oracle.tct_strategies import pair, ratios
+from reference.results import covers
+from reference.results.tct.oracle import best_q
+from reference.results.tct.wrappers import (
     boundary_wrap,
     run_twice,
     run_twice_target,

@@ -1,4 +1,4 @@
-"""Tests of reference.testing (assertions for other libraries) and the added strategies.
+"""Tests of reference.oracle.testing (assertions for other libraries) and the added strategies.
 
 Each assertion is checked on both sides: a value it must accept and a deliberately wrong
 value it must reject (with the margin in the message), so none of these tests can pass
@@ -13,10 +13,10 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
-import reference.conversions  # noqa: F401  (registers the family)
-from reference.numeric import exact
-from reference.strategies import deltas, epsilon_lists, epsilons, params_for, rhos
-from reference.testing import (
+import reference.results.conversions  # noqa: F401  (registers the family)
+from reference.core.numeric import exact
+from reference.oracle.strategies import deltas, epsilon_lists, epsilons, params_for, rhos
+from reference.oracle.testing import (
     assert_close_to,
     assert_sound_lower_bound,
     assert_sound_upper_bound,
@@ -77,7 +77,7 @@ def test_bad_library_values() -> None:
 
 
 def test_compare_reports_relative_excess() -> None:
-    cmp = compare("0.08", "KOV:optimal", eps="0.001", k=500, delta_g="1e-6", delta=0)
+    cmp = compare("0.08", "KOV15:Thm3.3", eps="0.001", k=500, delta_g="1e-6", delta=0)
     assert cmp.upper_verdict() == "sound"
     assert cmp.relative_excess is not None
     # anchors §3.2: KOV grid 0.08 vs exact 0.0797888542

@@ -14,9 +14,9 @@ from mpmath import mp
 from scipy.special import logsumexp
 
 from reference import certified
-from reference.numeric import exact
-from reference.registry import covers
-from reference.zcdp import (
+from reference.core.numeric import exact
+from reference.results import covers
+from reference.results.conversions.rswr23 import (
     compose_zcdp,
     doubling_bound,
     dp_to_zcdp,

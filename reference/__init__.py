@@ -1,24 +1,27 @@
 """A formally-checked reference implementation of differential-privacy accounting.
 
-Each result of the source documents is a small typed function, registered in a
-catalogue (:func:`catalogue`), evaluated at arbitrary precision with :mod:`mpmath`
-(:func:`precision`), and certifiable in interval arithmetic (:func:`certified`).
+Each result of the source papers is a small typed function in :mod:`reference.results`,
+collected in a catalogue (:func:`catalogue`, :func:`get`), evaluated at arbitrary
+precision with :mod:`mpmath` (:func:`precision`), and certifiable in interval arithmetic
+(:func:`certified`). The layers, each importing only the ones before it:
+:mod:`reference.core` -> :mod:`reference.results` -> :mod:`reference.oracle` ->
+:mod:`reference.sim` -> :mod:`reference.tools`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import families as _families  # noqa: F401  (registers every result)
-from .errors import DomainError
-from .numeric import Interval, get_dps, precision
-from .registry import Certificate, Result, catalogue, get
+from reference.core.errors import DomainError
+from reference.core.model import Certificate, Result
+from reference.core.numeric import Interval, get_dps, precision
+from reference.results import catalogue, errata, get
 
 
 def certified(f: Result[Any] | str, *args: Any, **kwargs: Any) -> Any:
-    """Evaluate a registered result in interval arithmetic: an enclosure of the exact value.
+    """Evaluate a result in interval arithmetic: an enclosure of the exact value.
 
-    ``f`` is a registered function or its catalogue id.
+    ``f`` is a result or its catalogue id.
 
     >>> print(certified("RSWR23:Lem2.2", rho=1, sensitivity=1))
     [0.5, 0.5]
@@ -27,5 +30,5 @@ def certified(f: Result[Any] | str, *args: Any, **kwargs: Any) -> Any:
     return res.certified(*args, **kwargs)
 
 
-__all__ = ["Certificate", "DomainError", "Interval", "Result", "catalogue", "certified", "get",
-           "get_dps", "precision"]
+__all__ = ["Certificate", "DomainError", "Interval", "Result", "catalogue", "certified",
+           "errata", "get", "get_dps", "precision"]

@@ -1,7 +1,7 @@
-"""``python -m reference``: see :mod:`reference.cli`."""
+"""``python -m reference``: see :mod:`reference.tools.cli`."""
 
 import sys
 
-from .cli import main
+from reference.tools.cli import main
 
 sys.exit(main())

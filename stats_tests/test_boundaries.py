@@ -21,15 +21,15 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.boundaries import (
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import (
     companion_psi,
     linear_boundary,
     mixture_boundary,
     mixture_time,
 )
-from reference.noise_reduction.brownian_paths import backward_paths, bridge_step
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
+from reference.sim.brownian_paths import backward_paths, bridge_step
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 DELTA = 0.1
 N = 100_000

@@ -2,7 +2,7 @@
 (RSWR23 §6.1), and of the Brownian privacy loss's law (WRWR22 Thm 3.4).
 
 Brownian paths run backwards on grids (vectorised); stopping rules look only at released
-values.  ``E[M_tau] <= 1`` is tested with :func:`reference.noise_reduction.harness.check_mean`
+values.  ``E[M_tau] <= 1`` is tested with :func:`reference.sim.mean_check.check_mean`
 (Hoeffding on the variable capped at ``CAP``: false-failure probability <= 1e-6); rates
 with one-sided Clopper–Pearson (<= 1e-6).  Each power check computes the wrong variant's
 capped mean or rate exactly (quadrature, closed forms) and asserts the power.
@@ -17,13 +17,17 @@ import pytest
 from mpmath import mp
 from scipy import integrate, stats
 
-from reference.boundaries import companion_psi
-from reference.noise_reduction.brownian import brownian_loss
-from reference.noise_reduction.brownian_paths import backward_paths, first_true
-from reference.noise_reduction.evalues import backward_martingale, composed_expost, product_evalue
-from reference.noise_reduction.harness import check_mean, mean_power
-from reference.registry import covers
-from reference.stats import ALPHA, check_law, check_rate, rejection_probability, rng
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import companion_psi
+from reference.results.noise_reduction.brownian import brownian_loss
+from reference.results.noise_reduction.evalues import (
+    backward_martingale,
+    composed_expost,
+    product_evalue,
+)
+from reference.sim.brownian_paths import backward_paths, first_true
+from reference.sim.mean_check import check_mean, mean_power
+from reference.sim.stats import ALPHA, check_law, check_rate, rejection_probability, rng
 
 CAP, N = 20.0, 200_000
 GRID = np.geomspace(10, 0.01, 300)
@@ -183,7 +187,7 @@ def test_loss_law_at_a_fixed_time() -> None:
     """At fixed T the loss is N(c^2/(2T), c^2/T) (DKW test, false failure <= 1e-6); the
     power check: a N(c^2/(2T), c^2/(2T)) law (variance halved) is at sup-distance > 0.06,
     so the test rejects it with probability > 0.9999 (DKW lower bound)."""
-    from reference.stats import law_power
+    from reference.sim.stats import law_power
 
     fx, fxp, t, n = np.array([1.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.5]), 0.8, 50_000
     c2 = float(np.sum((fx - fxp) ** 2))

@@ -18,13 +18,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.noise_reduction.brownian_filters import (
+from reference.results import covers
+from reference.results.filters.rswr23_brownian import (
     brownian_filter,
     unified_filter,
     unified_filter_printed,
 )
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 N, K, ROUNDS = 100_000, 40, 25
 J = np.arange(1, K + 1) / K

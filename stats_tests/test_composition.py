@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.composition import (
+from reference.results import covers
+from reference.results.composition.lec11 import advanced_composition_tanh
+from reference.results.composition.rruv16 import (
     advanced_composition,
     advanced_composition_heterogeneous,
-    advanced_composition_tanh,
 )
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 # Homogeneous setting: bound k delta + delta' = 0.06.
 EPS, K, DELTA, SLACK = 0.5, 100, 1e-4, 0.05

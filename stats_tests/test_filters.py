@@ -18,7 +18,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.adaptive import (
+from reference.results import covers
+from reference.results.conversions.rswr23 import zcdp_budget
+from reference.results.filters.objects import AdvancedFilter, stopped
+from reference.results.filters.rruv16 import filter_statistic
+from reference.sim.adversaries import (
     NP,
     binomial_tail_violation,
     bold_policy,
@@ -27,11 +31,7 @@ from reference.adaptive import (
     steps,
     up_probability,
 )
-from reference.filter_objects import AdvancedFilter, stopped
-from reference.filters import filter_statistic
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
-from reference.zcdp import zcdp_budget
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 EPS_G = 1.0
 
@@ -100,7 +100,7 @@ def test_lemma33_lift_and_printed_power() -> None:
     the printed lift accepts (2 delta/(2 e^2) = delta_g') and the round runs; its true
     failure rate is delta = 0.05 > delta_g + delta_g' = 0.0068, rejected with the exact
     probability below."""
-    from reference.filter_objects import ApproxFilter, BasicFilter, Verdict
+    from reference.results.filters.objects import ApproxFilter, BasicFilter, Verdict
 
     delta = Fraction(1, 20)
     dgp = float(delta) / math.e**2

@@ -2,7 +2,7 @@
 
 The loss is computed from the sampled output ``Y = f(x) + Z`` and the two Gaussian
 log-densities (never from the closed form under test).  Exact-law tests use the
-DKW–Massart bound (:func:`reference.stats.check_law`, false-failure probability
+DKW–Massart bound (:func:`reference.sim.stats.check_law`, false-failure probability
 <= 1e-6 at every n); rates use one-sided Clopper–Pearson (:func:`check_rate`,
 alpha = 1e-6 per side).  Quick sizes by default, thorough ones under ``-m slow``.
 """
@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.loss import (
+from reference.results import covers
+from reference.results.privacy_loss.lec11 import (
     gaussian_loss_law,
     gaussian_loss_tail,
     name_and_shame,
     notes_gaussian_sigma,
 )
-from reference.registry import covers
-from reference.stats import check_law, check_rate, law_power, rejection_probability, rng
+from reference.sim.stats import check_law, check_rate, law_power, rejection_probability, rng
 
 SIZES = [200_000, pytest.param(4_000_000, marks=pytest.mark.slow)]
 

@@ -20,7 +20,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.adaptive import (
+from reference.results import covers
+from reference.results.concentration.rruv16 import self_normalized, window_bound, window_tail
+from reference.results.odometers.rruv16 import advanced_value, fixed_x_value, heuristic_value
+from reference.sim.adversaries import (
     NP,
     algorithm4_stop,
     bold_policy,
@@ -29,10 +32,7 @@ from reference.adaptive import (
     simulate_filter,
     stopped_violation,
 )
-from reference.concentration import self_normalized, window_bound, window_tail
-from reference.odometers import advanced_value, fixed_x_value, heuristic_value
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
+from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
 
 DG = 0.05
 

@@ -5,7 +5,7 @@
   every ``k`` and both directions, ``P_x[N = k] <= e^{eps_k} P_x'[N = k]`` is tested from
   simulated counts by one-sided Clopper–Pearson limits (reject when the lower limit of one
   side exceeds ``e^{eps_k}`` times the upper limit of the other); the simulated law of
-  ``N`` is also tested against :func:`~reference.noise_reduction.rat.halting_probabilities`.
+  ``N`` is also tested against :func:`~reference.results.noise_reduction.rat.halting_probabilities`.
 * Corollary 5.2: BM releases checked by RAT with privacy functions ``psi(T_n)``, an
   adversarial utility that flags boundary crossings; the BM part of the loss at RAT's
   halting round exceeds ``psi(T_N)`` with frequency <= delta (the threshold part is at most
@@ -26,11 +26,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.boundaries import mixture_boundary
-from reference.noise_reduction.brownian_paths import backward_paths
-from reference.noise_reduction.ex_post import check_expost
-from reference.noise_reduction.laplace_paths import poisson_process
-from reference.noise_reduction.rat import (
+from reference.results import covers
+from reference.results.boundaries.wrwr22 import mixture_boundary
+from reference.results.noise_reduction.ex_post import check_expost
+from reference.results.noise_reduction.rat import (
     bm_rat_expost,
     halting_probabilities,
     lnr_rat_expost,
@@ -38,8 +37,9 @@ from reference.noise_reduction.rat import (
     reduced_above_threshold,
     threshold_loss,
 )
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
+from reference.sim.brownian_paths import backward_paths
+from reference.sim.laplace_paths import poisson_process
+from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
 
 K = 12
 

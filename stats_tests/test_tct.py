@@ -28,10 +28,10 @@ import numpy as np
 import pytest
 from mpmath import mp
 
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
-from reference.tct.accountant import TCTAccountant
-from reference.tct.charging import tct_simple, tct_simple_advanced, tct_tail
+from reference.results import covers
+from reference.results.tct.accountant import TCTAccountant
+from reference.results.tct.charging import tct_simple, tct_simple_advanced, tct_tail
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 EPS = math.log(3)
 P1_D0 = 0.75                     # P[answer 1] on D^0; 0.25 on D^1

@@ -18,15 +18,15 @@ import numpy as np
 from mpmath import mp
 from scipy.special import gammaln
 
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
-from reference.tct.accountant import TCTAccountant
-from reference.tct.wrappers import (
+from reference.results import covers
+from reference.results.tct.accountant import TCTAccountant
+from reference.results.tct.wrappers import (
     boundary_wrap,
     wrapped_privacy,
     wrapped_test_privacy,
     wrapped_test_target,
 )
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 F = Fraction
 W = F(5, 4)

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.registry import covers
-from reference.stats import ALPHA, check_rate, rejection_probability, rng
-from reference.zcdp import compose_zcdp, gaussian_zcdp, zcdp_to_dp
+from reference.results import covers
+from reference.results.conversions.rswr23 import compose_zcdp, gaussian_zcdp, zcdp_to_dp
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 DELTA = 0.05
 

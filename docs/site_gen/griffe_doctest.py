@@ -2,7 +2,7 @@
 
 * Bare doctest paragraphs (``>>>`` lines) become ``pycon`` code blocks; Markdown would
   otherwise render them as nested quotes.
-* Sphinx roles (``:class:`~reference.numeric.Interval```) become code spans.
+* Sphinx roles (``:class:`~reference.core.numeric.Interval```) become code spans.
 * A registered formula is written ``core(ctx, **params)`` but called ``f(**params)`` (the
   registry supplies the mpmath context and converts the inputs): its documented signature
   is the one users call, with the catalogue's parameters and defaults, and an inverse
@@ -73,10 +73,9 @@ class DoctestDocstrings(griffe.Extension):
 
     def __init__(self) -> None:
         super().__init__()
-        from reference.registry import InverseResult, catalogue
+        from reference.results import catalogue
 
         self.registered = {r.function: r for r in catalogue()}
-        self.inverse = InverseResult
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
@@ -90,5 +89,5 @@ class DoctestDocstrings(griffe.Extension):
         func.parameters = griffe.Parameters(*(
             griffe.Parameter(p.name, kind=kind, default=None if p.required else repr(p.default))
             for p in res.params))
-        if isinstance(res, self.inverse):
+        if res.inverse is not None:
             func.returns = "Certificate"

@@ -1,13 +1,13 @@
 """Markdown of the pages generated from the catalogue when the docs site is built.
 
-Everything here is read from the live package: ``reference.registry.catalogue()`` (the
-results, their statements, parameters and notes), ``reference.testindex.test_index()``
-(the tests tagged ``@covers``), ``reference.errata.errata()`` (re-verified while the site
-is built) and ``reference.audit.load_claims()`` (the shipped claims, audited while the site
+Everything here is read from the live package: ``reference.core.model.catalogue()`` (the
+results, their statements, parameters and notes), ``reference.tools.testindex.test_index()``
+(the tests tagged ``@covers``), ``reference.core.errata.errata()`` (re-verified while the site
+is built) and ``reference.tools.audit.load_claims()`` (the shipped claims, audited while the site
 is built).  ``hooks.py`` turns the strings returned here into pages of the site.
 
-A *family* is a module (or subpackage) directly under ``reference``: ``reference.zcdp``,
-``reference.tct``, ...; its page lists every result whose function lives there.
+A *family* is a module (or subpackage) directly under ``reference``: ``reference.results.conversions.rswr23``,
+``reference.results.tct``, ...; its page lists every result whose function lives there.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference.audit import audit, load_claims
-from reference.errata import Erratum, errata
-from reference.params import REQUIRED
-from reference.registry import SOURCES, InverseResult, Result, catalogue
-from reference.render import decimal_str, lower_str, upper_str
-from reference.testindex import test_index
+from reference.core.catalogue import SOURCES
+from reference.core.errata import Erratum
+from reference.core.model import Result
+from reference.core.params import REQUIRED
+from reference.results import catalogue, errata
+from reference.tools.audit import audit, load_claims
+from reference.tools.render import decimal_str, lower_str, upper_str
+from reference.tools.testindex import test_index
 
 CATALOGUE_DIR = "catalogue"
 
@@ -132,9 +134,9 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
     source = SOURCES.get(res.source, res.source)
     lines += [f"**Kind** {res.kind} · **status** `{res.status}` · "
               f"**source** `{res.source}`: {esc(source)}", ""]
-    if isinstance(res, InverseResult) and res.forward is not None:
-        lines += [f"Certified inverse of `{res.forward.id}`: returns a `Certificate` for "
-                  f"`{res.unknown}` whose forward evaluation proves the bound.", ""]
+    if res.inverse is not None:
+        lines += [f"Certified inverse of `{res.inverse.forward.id}`: returns a `Certificate` for "
+                  f"`{res.inverse.unknown}` whose forward evaluation proves the bound.", ""]
     lines += [r"\[", res.statement, r"\]", ""]
     lines += [*_param_rows(res), ""]
     if res.notes:

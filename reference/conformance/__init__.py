@@ -1,8 +1,0 @@
-"""Conformance harness: other DP libraries judged against the oracle's certified values.
-
-``python -m reference conformance [--library NAME] [--json] [--out DIR]`` runs every
-installed library (:mod:`reference.conformance.adapters`) on a shared grid of cases
-(:mod:`reference.conformance.cases`) and decides each returned number against certified
-enclosures of registered results (:mod:`reference.conformance.verdicts`).  Libraries are
-imported lazily; a missing one is reported as ``skipped``.
-"""

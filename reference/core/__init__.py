@@ -1,0 +1,1 @@
+"""The numeric contract, parameters, the one result model, the catalogue as data, decisions."""

@@ -1,0 +1,319 @@
+"""The one result model: a formula written once over an mpmath context, with its metadata.
+
+``@result(...)`` turns ``core(ctx, **params)`` into a :class:`Result`:
+
+* ``R(**params)`` converts and checks the inputs exactly, evaluates with ``mp`` at the
+  working precision and returns ``mpf`` (or a named tuple of them);
+* ``R.certified(**params)`` evaluates the *same code* with ``mpmath.iv`` and returns an
+  :class:`~reference.core.numeric.Interval` enclosing the exact value.
+
+Variations are hooks on the one class, not subclasses:
+
+* ``prepare(values, where)`` returns exact values merged over the bound inputs before the
+  formula runs: exact decisions (a filter's ``halt``, an odometer's ``branch``, decided
+  once on the exact inputs so the point value and the enclosure carry the same decision)
+  or a regrouping of the inputs;
+* ``exact_inputs=True`` hands the formula the exact ``Fraction`` inputs instead of context
+  numbers (the exact linear programs of the target-charging family);
+* ``inverse=Inverse(...)`` (built by ``@inverse(...)``) makes the result a certified
+  inverse of a monotone forward result: calling it returns a :class:`Certificate` whose
+  forward evaluation, in interval arithmetic, proves the defining inequality.
+
+A result is a value in its module; the catalogue (:mod:`reference.core.catalogue`)
+collects them from an explicit list of modules. Nothing registers on import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, Literal, TypeVar
+
+import mpmath
+from mpmath import iv, mp
+
+from reference.core.errors import DomainError
+from reference.core.numeric import MPF, Ctx, Interval, endpoints, exact, to_ctx, working
+from reference.core.params import Param
+
+R = TypeVar("R")
+
+ResultKind = Literal["bound", "conversion", "composition", "filter", "odometer", "mechanism",
+                     "guarantee", "definition"]
+Status = Literal["stated", "corrected", "reconstructed"]
+Hook = Callable[[Mapping[str, Any], str], Mapping[str, Any]]
+Precondition = Callable[[Mapping[str, Any], str], None]
+
+
+def check_finite(out: object, rid: str) -> None:
+    """``RuntimeError`` if a formula produced NaN anywhere in its output (a bug, never input)."""
+    if isinstance(out, tuple | list):
+        for item in out:
+            check_finite(item, rid)
+    elif isinstance(out, mpmath.mpf) and mpmath.isnan(out):
+        raise RuntimeError(f"internal error: {rid} produced NaN")
+    elif isinstance(out, iv.mpf) and (mpmath.isnan(endpoints(out).lo)
+                                      or mpmath.isnan(endpoints(out).hi)):
+        raise RuntimeError(f"internal error: {rid} produced NaN")
+
+
+def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
+    """Apply ``fn`` to every mpmath number inside a (named) tuple structure."""
+    if isinstance(out, tuple) and hasattr(out, "_fields"):
+        return type(out)(*(map_numbers(fn, v) for v in out))
+    if isinstance(out, tuple | list):
+        return type(out)(map_numbers(fn, v) for v in out)
+    if isinstance(out, mpmath.mpf | iv.mpf):
+        return fn(out)
+    return out
+
+
+def lift(ctx: Ctx, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Exact parameter values as numbers of ``ctx`` (sequences of rationals as lists)."""
+    out: dict[str, Any] = {}
+    for key, v in values.items():
+        if isinstance(v, Fraction):
+            out[key] = to_ctx(ctx, v)
+        elif isinstance(v, tuple) and v and isinstance(v[0], Fraction):
+            out[key] = [to_ctx(ctx, q) if isinstance(q, Fraction) else q for q in v]
+        else:
+            out[key] = v
+    return out
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A point returned by an inverse, with the proof that it satisfies its inequality.
+
+    ``value`` satisfies ``forward(value) <= target``, shown by ``forward_at_value``
+    (an interval-arithmetic enclosure whose upper end is <= ``target``).  ``lo, hi``
+    enclose the exact inverse (the boundary point of the feasible set).
+    """
+
+    id: str
+    value: MPF
+    lo: MPF
+    hi: MPF
+    forward_id: str
+    forward_at_value: Interval
+    target: Fraction
+    unknown: str
+
+    @property
+    def holds(self) -> bool:
+        return exact(self.forward_at_value.hi, "forward", self.id) <= self.target
+
+    def __str__(self) -> str:
+        return (f"{self.unknown} = {mpmath.nstr(self.value, 20)}  "
+                f"({self.forward_id} there lies in {self.forward_at_value} <= "
+                f"{float(self.target):.17g}; exact inverse in "
+                f"[{mpmath.nstr(self.lo, 20)}, {mpmath.nstr(self.hi, 20)}])")
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """How a result inverts a monotone forward result.
+
+    ``unknown`` is the forward parameter solved for, ``target`` the parameter of the
+    inverse that bounds the forward value; ``increasing`` says how the forward value moves
+    with the unknown; ``fixed`` renames parameters on the way to ``forward``.
+    """
+
+    forward: Result[Any]
+    unknown: str
+    target: str
+    increasing: bool
+    forward_output: str | None = None
+    fixed: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Result(Generic[R]):
+    """A result: its metadata and its formula, generic over the context (see module doc)."""
+
+    id: str
+    title: str
+    kind: ResultKind
+    statement: str
+    params: tuple[Param, ...]
+    core: Callable[..., R]
+    status: Status = "stated"
+    probabilistic: bool = False
+    precondition: Precondition | None = None
+    notes: str = ""
+    output: str = "value"
+    prepare: Hook | None = None
+    exact_inputs: bool = False
+    inverse: Inverse | None = None
+
+    @property
+    def source(self) -> str:
+        return self.id.split(":", 1)[0]
+
+    @property
+    def where(self) -> str:
+        return f"{self.id} ({self.title})"
+
+    @property
+    def function(self) -> str:
+        return f"{self.core.__module__}.{self.core.__name__}"
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.core.__doc__
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def bind(self, args: tuple[object, ...], kwargs: Mapping[str, object]) -> dict[str, Any]:
+        """Exact, checked values of all parameters (defaults filled in)."""
+        names = [p.name for p in self.params]
+        if len(args) > len(names):
+            raise DomainError("arguments", args, f"must be at most {len(names)} values", self.where)
+        given: dict[str, object] = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise DomainError(key, value, f"is not a parameter (expected {', '.join(names)})",
+                                  self.where)
+            if key in given:
+                raise DomainError(key, value, "is given twice", self.where)
+            given[key] = value
+        values: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in given:
+                values[p.name] = p.convert(given[p.name], self.where)
+            elif p.required:
+                raise DomainError(p.name, None, "is required", self.where)
+            else:
+                values[p.name] = p.convert(p.default, self.where)
+        if self.precondition is not None:
+            self.precondition(values, self.where)
+        return values
+
+    def evaluate(self, ctx: Ctx, values: Mapping[str, Any]) -> Any:
+        """Evaluate on already bound values: the value in ``mp``, an enclosure in ``iv``."""
+        if self.inverse is not None:
+            cert = self.certify(values)
+            return Interval(cert.lo, cert.hi) if ctx is iv else cert.value
+        if self.prepare is not None:
+            values = {**values, **self.prepare(values, self.where)}
+        with working(ctx):
+            out = self.core(ctx, **(dict(values) if self.exact_inputs else lift(ctx, values)))
+            check_finite(out, self.id)
+            if ctx is iv:
+                out = map_numbers(endpoints, out)
+            else:
+                out = map_numbers(lambda x: +x, out)
+        return out
+
+    def __call__(self, *args: Any, **kwargs: Any) -> R:
+        values = self.bind(args, kwargs)
+        if self.inverse is not None:
+            return self.certify(values)  # type: ignore[return-value]
+        return self.evaluate(mp, values)  # type: ignore[no-any-return]
+
+    def certified(self, *args: Any, **kwargs: Any) -> Any:
+        """An enclosure (``Interval``, or a named tuple of them) of the exact value."""
+        return self.evaluate(iv, self.bind(args, kwargs))
+
+    # ---- inverses -------------------------------------------------------------------
+
+    def _forward(self, ctx: Ctx, u: Fraction, values: Mapping[str, Any]) -> Any:
+        inv = self.inverse
+        assert inv is not None
+        fwd_values = {inv.fixed.get(k, k): v for k, v in values.items() if k != inv.target}
+        fwd_values[inv.unknown] = u
+        out = inv.forward.evaluate(ctx, fwd_values)
+        if inv.forward_output is not None:
+            out = getattr(out, inv.forward_output)
+        return out
+
+    def certify(self, values: Mapping[str, Any]) -> Certificate:
+        """Solve approximately, then move outward until interval arithmetic proves validity."""
+        if self.inverse is None:
+            raise TypeError(f"{self.id} is not an inverse")
+        with working(mp):
+            return self._certify(self.inverse, values)
+
+    def _certify(self, inv: Inverse, values: Mapping[str, Any]) -> Certificate:
+        target: Fraction = values[inv.target]
+        guess = mp.mpf(self.core(mp, **lift(mp, values)))
+        lower = inv.forward.param(inv.unknown).lo
+        floor = Fraction(0) if lower is None else lower
+
+        def valid(u: Fraction) -> tuple[bool, Interval]:
+            enc = self._forward(iv, u, values)
+            return exact(enc.hi, "forward", self.id) <= target, enc
+
+        def invalid(u: Fraction) -> bool:
+            lower: Fraction = exact(self._forward(iv, u, values).lo, "forward", self.id)
+            return lower > target
+
+        # Move towards the feasible side (down if forward increases) in growing steps.
+        toward = -1 if inv.increasing else 1
+        u = max(exact(guess, inv.unknown, self.where), floor)
+        step = _base_step(u)
+        for _ in range(400):
+            ok, enc = valid(u)
+            if ok:
+                break
+            u = max(u + toward * step, floor)
+            step *= 2
+        else:  # pragma: no cover - would mean the solver is wrong
+            raise RuntimeError(f"{self.id}: could not certify the solver's point {guess}")
+        # Then bracket the exact inverse from the infeasible side.
+        other, step2 = u, _base_step(u)
+        for _ in range(400):
+            nxt = other - toward * step2
+            if nxt < floor:  # the feasible set reaches the domain's edge
+                other = floor
+                break
+            other = nxt
+            if invalid(other):
+                break
+            step2 *= 2
+        else:  # pragma: no cover
+            raise RuntimeError(f"{self.id}: could not bracket the inverse")
+        lo, hi = sorted((u, other))
+        return Certificate(self.id, to_ctx(mp, u), to_ctx(mp, lo), to_ctx(mp, hi),
+                           inv.forward.id, enc, target, inv.unknown)
+
+
+def _base_step(u: Fraction) -> Fraction:
+    """A step a few hundred ulps wide at the working precision (absolute near zero)."""
+    scale = abs(u) if u else Fraction(1)
+    return scale * Fraction(1, 2 ** (mp.prec - 8))
+
+
+def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],
+           status: Status = "stated", probabilistic: bool = False,
+           precondition: Precondition | None = None, notes: str = "", output: str = "value",
+           prepare: Hook | None = None, exact_inputs: bool = False,
+           ) -> Callable[[Callable[..., R]], Result[R]]:
+    """Make ``core(ctx, **params)`` the result ``rid`` (see the module doc for the hooks)."""
+
+    def wrap(core: Callable[..., R]) -> Result[R]:
+        return Result(rid, title, kind, statement, tuple(params), core, status, probabilistic,
+                      precondition, notes, output, prepare, exact_inputs)
+
+    return wrap
+
+
+def inverse(rid: str, *, title: str, statement: str, params: list[Param], forward: Result[Any],
+            unknown: str, target: str, increasing: bool, forward_output: str | None = None,
+            fixed: dict[str, str] | None = None, status: Status = "stated",
+            precondition: Precondition | None = None, notes: str = "", output: str = "value",
+            ) -> Callable[[Callable[..., MPF]], Result[Certificate]]:
+    """Make ``solver(ctx, **params)`` the certified inverse ``rid`` of ``forward``."""
+
+    def wrap(solver: Callable[..., MPF]) -> Result[Certificate]:
+        return Result(rid, title, "conversion", statement, tuple(params), solver, status,
+                      False, precondition, notes, output,
+                      inverse=Inverse(forward, unknown, target, increasing, forward_output,
+                                      dict(fixed or {})))
+
+    return wrap

@@ -1,0 +1,241 @@
+"""The numeric contract: exact input conversion, working precision, intervals.
+
+Every formula in the library is written once as a function whose first argument is
+an mpmath *context*: ``mpmath.mp`` (point arithmetic at the working precision) or
+``mpmath.iv`` (outward-rounded interval arithmetic).  Evaluating the same code with
+``iv`` gives an enclosure that provably contains the exact real value.
+
+Inputs (``int | float | str | Fraction | Decimal | mpf``) are first converted
+*exactly* to :class:`fractions.Fraction`: a float is the binary number it holds,
+``"0.1"`` is one tenth.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, TypeAlias
+
+import mpmath
+from mpmath import iv, mp
+
+from reference.core.errors import DomainError
+
+#: An mpmath number of either context (mpmath ships no type information).
+MPF: TypeAlias = Any
+#: An mpmath context, ``mp`` or ``iv``.
+Ctx: TypeAlias = Any
+#: What users may pass where a real number is expected.
+Real: TypeAlias = int | float | str | Fraction | Decimal | Any
+
+DEFAULT_DPS = 50
+_DPS: ContextVar[int] = ContextVar("reference_dps", default=DEFAULT_DPS)
+
+
+def get_dps() -> int:
+    """The working precision in decimal digits (default 50)."""
+    return _DPS.get()
+
+
+@contextlib.contextmanager
+def precision(dps: int) -> Iterator[None]:
+    """Evaluate results inside the block at ``dps`` decimal digits.
+
+    >>> from reference import precision, get_dps
+    >>> with precision(80):
+    ...     get_dps()
+    80
+    >>> get_dps()
+    50
+    """
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 5 <= dps <= 10_000:
+        raise DomainError("dps", dps, "must be an integer in [5, 10000]", "precision()")
+    token = _DPS.set(dps)
+    try:
+        yield
+    finally:
+        _DPS.reset(token)
+
+
+def exact(x: object, name: str, where: str) -> Fraction:
+    """Convert ``x`` exactly to a Fraction, or raise :class:`DomainError`.
+
+    >>> exact(0.1, "eps", "demo") == Fraction(3602879701896397, 36028797018963968)
+    True
+    >>> exact("0.1", "eps", "demo")
+    Fraction(1, 10)
+    """
+    if isinstance(x, bool) or x is None:
+        raise DomainError(name, x, "must be a real number", where)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Integral):
+        return Fraction(int(x))
+    if isinstance(x, float | numbers.Real) and not isinstance(x, Decimal | Fraction):
+        if isinstance(x, mpmath.mpf):
+            if not mpmath.isfinite(x):
+                raise DomainError(name, x, "must be finite", where)
+            man, exp = x.man_exp
+            return Fraction(int(man)) * (Fraction(2) ** int(exp))
+        f = float(x)
+        if not math.isfinite(f):
+            raise DomainError(name, x, "must be finite", where)
+        return Fraction(f)
+    if isinstance(x, mpmath.mpf):
+        return exact(x, name, where)
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise DomainError(name, x, "must be finite", where)
+        return Fraction(x)
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip().replace("_", ""))
+        except (ValueError, ZeroDivisionError):
+            raise DomainError(name, x, "must be a finite decimal or fraction", where) from None
+    raise DomainError(name, x, "must be a real number", where)
+
+
+def to_ctx(ctx: Ctx, q: Fraction | int) -> MPF:
+    """The rational ``q`` in context ``ctx`` (an enclosure when ``ctx`` is ``iv``)."""
+    if isinstance(q, int):
+        return ctx.mpf(q)
+    if q.denominator == 1:
+        return ctx.mpf(q.numerator)
+    return ctx.mpf(q.numerator) / ctx.mpf(q.denominator)
+
+
+def is_interval(ctx: Ctx) -> bool:
+    """True for the interval context."""
+    return ctx is iv
+
+
+def pos_part(ctx: Ctx, x: MPF) -> MPF:
+    """``max(x, 0)``, rigorous in both contexts."""
+    if is_interval(ctx):
+        lo, hi = x._mpi_
+        zero = mpmath.libmp.fzero
+        lo = lo if mpmath.libmp.mpf_gt(lo, zero) else zero
+        hi = hi if mpmath.libmp.mpf_gt(hi, zero) else zero
+        return ctx.mpf((mp.make_mpf(lo), mp.make_mpf(hi)))
+    return x if x > 0 else ctx.zero
+
+
+def ctx_min(ctx: Ctx, x: MPF, y: MPF) -> MPF:
+    """``min(x, y)``, rigorous in both contexts."""
+    if is_interval(ctx):
+        a, b = endpoints(x), endpoints(y)
+        return ctx.mpf((min(a.lo, b.lo), min(a.hi, b.hi)))
+    return x if x <= y else y
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A closed interval ``[lo, hi]`` of mpmath numbers that contains an exact value."""
+
+    lo: MPF
+    hi: MPF
+
+    def __contains__(self, x: object) -> bool:
+        return bool(self.lo <= x <= self.hi)
+
+    @property
+    def mid(self) -> MPF:
+        return (self.lo + self.hi) / 2
+
+    @property
+    def width(self) -> MPF:
+        return self.hi - self.lo
+
+    def __str__(self) -> str:
+        return f"[{mpmath.nstr(self.lo, 17)}, {mpmath.nstr(self.hi, 17)}]"
+
+
+def endpoints(x: MPF) -> Interval:
+    """The endpoints of an ``iv`` number (or a point) as an :class:`Interval` of ``mp`` numbers."""
+    if isinstance(x, iv.mpf):
+        lo, hi = x._mpi_
+        return Interval(mp.make_mpf(lo), mp.make_mpf(hi))
+    return Interval(mp.mpf(x), mp.mpf(x))
+
+
+@contextlib.contextmanager
+def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
+    """Set ``ctx`` to the working precision (plus guard digits for intervals)."""
+    digits = get_dps() if dps is None else dps
+    if is_interval(ctx):
+        old = iv.prec
+        iv.dps = digits + 10
+        try:
+            with mp.workdps(digits + 10):
+                yield
+        finally:
+            iv.prec = old
+    else:
+        with mp.workdps(digits):
+            yield
+
+
+@contextlib.contextmanager
+def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
+    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after)."""
+    old = ctx.prec
+    ctx.prec = old + bits
+    try:
+        yield
+    finally:
+        ctx.prec = old
+
+
+# ---- expm1 / log1p with rigorous enclosures ---------------------------------------------
+# mpmath's interval expm1/log1p return x +- x**2/2 without a remainder when |x| < 2**-prec,
+# which can exclude the exact value; every module uses these instead of ctx.expm1/log1p.
+
+
+def _taylor(v: MPF, log: bool) -> MPF:
+    """Enclosure of ``log1p(v)`` or ``expm1(v)`` at a point ``0 < |v| < 2**-8``: N terms of
+    the series plus the Lagrange remainder, at most twice the size of the next term."""
+    x = iv.mpf(v)
+    n_terms = (iv.prec + 10) // -int(mp.mag(v)) + 2
+    total, power = iv.zero, iv.one
+    for n in range(1, n_terms + 1):
+        power = power * x if log else power * x / n     # x^n, or x^n/n!
+        total += (-1) ** (n + 1) * power / n if log else power
+    size = 2 * endpoints(abs(power * x / (n_terms + 1))).hi
+    return total + iv.mpf((-size, size))
+
+
+def _at_point(v: MPF, log: bool) -> MPF:
+    if not v:
+        return iv.zero
+    if abs(v) < mp.mpf(2) ** -8:
+        return _taylor(v, log)
+    return iv.log1p(iv.mpf(v)) if log else iv.expm1(iv.mpf(v))  # no truncation here
+
+
+def expm1(ctx: Ctx, x: MPF) -> MPF:
+    """``expm1`` whose ``iv`` enclosure is rigorous also for tiny arguments.
+
+    mpmath's ``expm1``/``log1p`` return ``x +- x**2/2`` when ``|x| < 2**-prec`` with no
+    remainder, which in ``iv`` can exclude the exact value; both are increasing, so the
+    endpoints are enclosed separately here.
+    """
+    if ctx is not iv:
+        return ctx.expm1(x)
+    ends = endpoints(x)
+    return iv.mpf((endpoints(_at_point(ends.lo, False)).lo,
+                   endpoints(_at_point(ends.hi, False)).hi))
+
+
+def log1p(ctx: Ctx, x: MPF) -> MPF:
+    """``log1p`` (``x > -1``) with a rigorous ``iv`` enclosure; see :func:`expm1`."""
+    if ctx is not iv:
+        return ctx.log1p(x)
+    ends = endpoints(x)
+    return iv.mpf((endpoints(_at_point(ends.lo, True)).lo,
+                   endpoints(_at_point(ends.hi, True)).hi))

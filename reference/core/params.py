@@ -1,0 +1,207 @@
+"""Parameter specifications: the domain of every input of every registered result.
+
+A :class:`Param` converts a user value exactly (see :func:`reference.core.numeric.exact`)
+and checks it against its domain, raising :class:`DomainError` with the parameter,
+the value, the condition and the result.  The same specifications drive the command
+line, the generic bad-input test and the Hypothesis strategies of valid inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from reference.core.decide import below_inv_e
+from reference.core.errors import DomainError
+from reference.core.numeric import exact
+
+Kind = Literal["real", "int", "seq", "intseq", "dist"]
+REQUIRED = object()
+#: Tolerance on the total mass of a finite distribution given in floating point.
+MASS_TOLERANCE = Fraction(1, 2**40)
+
+
+def _fmt(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{float(q):g}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One input of a result: name, kind, bounds, default and a valid example."""
+
+    name: str
+    kind: Kind
+    lo: Fraction | None = None
+    lo_open: bool = False
+    hi: Fraction | None = None
+    hi_open: bool = False
+    default: object = REQUIRED
+    example: str = "1"
+    doc: str = ""
+    min_len: int = 1
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    def condition(self) -> str:
+        """The domain as a phrase, e.g. ``must lie in (0, 1)``."""
+        if self.lo is not None and self.hi is not None:
+            left = "(" if self.lo_open else "["
+            right = ")" if self.hi_open else "]"
+            return f"must lie in {left}{_fmt(self.lo)}, {_fmt(self.hi)}{right}"
+        if self.lo is not None:
+            return f"must be {'>' if self.lo_open else '>='} {_fmt(self.lo)}"
+        if self.hi is not None:
+            return f"must be {'<' if self.hi_open else '<='} {_fmt(self.hi)}"
+        return "must be a finite real number"
+
+    def _check_scalar(self, q: Fraction, shown: object, where: str) -> None:
+        lo_bad = self.lo is not None and (q < self.lo or (self.lo_open and q == self.lo))
+        hi_bad = self.hi is not None and (q > self.hi or (self.hi_open and q == self.hi))
+        if lo_bad or hi_bad:
+            raise DomainError(self.name, shown, self.condition(), where)
+
+    def _int(self, x: object, where: str) -> int:
+        q = exact(x, self.name, where)
+        if q.denominator != 1:
+            raise DomainError(self.name, x, "must be an integer", where)
+        self._check_scalar(q, x, where)
+        return q.numerator
+
+    def convert(self, x: object,
+                where: str) -> Fraction | int | tuple[Fraction, ...] | tuple[int, ...]:
+        """Exact, checked value of this parameter."""
+        if self.kind == "real":
+            q = exact(x, self.name, where)
+            self._check_scalar(q, x, where)
+            return q
+        if self.kind == "int":
+            return self._int(x, where)
+        items = _as_items(x, self.name, where)
+        if len(items) < self.min_len:
+            raise DomainError(self.name, x, f"must have at least {self.min_len} entries", where)
+        if self.kind == "intseq":
+            return tuple(self._int(v, where) for v in items)
+        out: list[Fraction] = []
+        for v in items:
+            q = exact(v, self.name, where)
+            self._check_scalar(q, v, where)
+            out.append(q)
+        if self.kind == "dist" and abs(sum(out, Fraction(0)) - 1) > MASS_TOLERANCE:
+            raise DomainError(self.name, x, "must sum to 1 (a probability vector)", where)
+        return tuple(out)
+
+
+def _as_items(x: object, name: str, where: str) -> list[object]:
+    if isinstance(x, str):
+        parts = [p for p in x.replace(";", ",").split(",")]
+        if any(not p.strip() for p in parts):
+            raise DomainError(name, x, "must be a comma-separated list of numbers", where)
+        return list(parts)
+    if isinstance(x, Sequence):
+        return list(x)
+    try:
+        return list(iter(x))  # type: ignore[call-overload]  # numpy arrays, other iterables
+    except TypeError:
+        raise DomainError(name, x, "must be a sequence of numbers", where) from None
+
+
+# ---- constructors for the domains that recur ------------------------------------------
+_ZERO, _ONE = Fraction(0), Fraction(1)
+
+
+def positive(name: str, example: str = "1", doc: str = "", default: object = REQUIRED) -> Param:
+    """A real number > 0."""
+    return Param(name, "real", lo=_ZERO, lo_open=True, example=example, doc=doc, default=default)
+
+
+def nonneg(name: str, example: str = "1", doc: str = "", default: object = REQUIRED) -> Param:
+    """A real number >= 0."""
+    return Param(name, "real", lo=_ZERO, example=example, doc=doc, default=default)
+
+
+def real(name: str, example: str = "0", doc: str = "", default: object = REQUIRED) -> Param:
+    """Any finite real number."""
+    return Param(name, "real", example=example, doc=doc, default=default)
+
+
+def unit_open(name: str, example: str = "0.01", doc: str = "",
+              default: object = REQUIRED) -> Param:
+    """A real number in (0, 1)."""
+    return Param(name, "real", lo=_ZERO, lo_open=True, hi=_ONE, hi_open=True,
+                 example=example, doc=doc, default=default)
+
+
+def unit_closed_open(name: str, example: str = "0", doc: str = "",
+                     default: object = REQUIRED) -> Param:
+    """A real number in [0, 1)."""
+    return Param(name, "real", lo=_ZERO, hi=_ONE, hi_open=True, example=example, doc=doc,
+                 default=default)
+
+
+def count(name: str, example: str = "10", doc: str = "", hi: int | None = None,
+          default: object = REQUIRED) -> Param:
+    """An integer >= 1, optionally with a computational upper limit ``hi``."""
+    return Param(name, "int", lo=_ONE, hi=None if hi is None else Fraction(hi),
+                 example=example, doc=doc, default=default)
+
+
+def nonneg_seq(name: str, example: str = "0.1,0.2", doc: str = "",
+               default: object = REQUIRED) -> Param:
+    """A non-empty sequence of reals >= 0."""
+    return Param(name, "seq", lo=_ZERO, example=example, doc=doc, default=default,
+                 min_len=1 if default is REQUIRED else 0)
+
+
+def unit_seq(name: str, example: str = "0,0", doc: str = "", default: object = REQUIRED) -> Param:
+    """A non-empty sequence of reals in [0, 1)."""
+    return Param(name, "seq", lo=_ZERO, hi=_ONE, hi_open=True, example=example, doc=doc,
+                 default=default, min_len=1 if default is REQUIRED else 0)
+
+
+def distribution(name: str, example: str = "0.5,0.5", doc: str = "") -> Param:
+    """A finite probability vector (entries in [0, 1], total mass 1)."""
+    return Param(name, "dist", lo=_ZERO, hi=_ONE, example=example, doc=doc)
+
+
+# ---- preconditions: conditions between parameters, checked on the exact values ----
+
+def inv_e_precondition(name: str) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition: parameter ``name`` must be < 1/e (decided exactly)."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        if not below_inv_e(values[name]):
+            raise DomainError(name, float(values[name]), "must be < 1/e = 0.36788", where)
+    return check
+
+
+def all_of(*checks: Callable[[Mapping[str, Any], str], None] | None,
+           ) -> Callable[[Mapping[str, Any], str], None]:
+    """Several preconditions, checked in order."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        for c in checks:
+            if c is not None:
+                c(values, where)
+    return check
+
+
+def max_length(name: str, limit: int) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition bounding the length of sequence ``name`` (evaluation is linear in it)."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        if len(values[name]) > limit:
+            raise DomainError(name, f"<{len(values[name])} entries>",
+                              f"must have at most {limit} entries", where)
+    return check
+
+
+def as_fraction(x: object, name: str, where: str, *, lo: Fraction | None = Fraction(0),
+                hi: Fraction | None = None, hi_open: bool = False) -> Fraction:
+    """Exact, range-checked conversion for the round-by-round objects."""
+    q = exact(x, name, where)
+    if lo is not None and q < lo:
+        raise DomainError(name, x, f"must be >= {lo}", where)
+    if hi is not None and (q > hi or (hi_open and q == hi)):
+        raise DomainError(name, x, f"must be {'<' if hi_open else '<='} {hi}", where)
+    return q

@@ -1,0 +1,163 @@
+"""Special functions with rigorous interval versions (mpmath's ``iv`` lacks them).
+
+:func:`normal_sf` is the standard normal upper tail ``Q(x) = P[N(0, 1) > x]``.  With
+``ctx = mp`` it is ``erfc(x / sqrt 2) / 2``; with ``ctx = iv`` it returns an interval
+that provably contains ``Q`` of every point of the argument, built from two series
+whose truncation errors have explicit, proven bounds (see :func:`_sf_point`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+from mpmath import iv
+
+from reference.core.numeric import MPF, Ctx, endpoints, is_interval
+
+#: Guard bits added to the working precision inside the series.
+_GUARD = 30
+#: Beyond this |x| the point evaluation uses the interval series (mpmath's erfc overflows).
+_MP_ERFC_LIMIT = 10**6
+
+
+def normal_sf(ctx: Ctx, x: MPF) -> MPF:
+    """Standard normal upper tail ``Q(x) = erfc(x / sqrt 2) / 2``, rigorous when ``ctx`` is ``iv``.
+
+    For an interval argument ``[a, b]`` the result is ``[Q(b), Q(a)]`` enlarged by the
+    enclosure errors (``Q`` is decreasing).  Domain: any real ``x``; ``+-inf`` allowed.
+
+    >>> from mpmath import mp
+    >>> print(mpmath.nstr(normal_sf(mp, mp.mpf('1.959963984540054')), 10))  # 97.5% quantile
+    0.025
+    >>> enc = endpoints(normal_sf(iv, iv.mpf(1)))
+    >>> print(mpmath.nstr(enc.lo, 15), mpmath.nstr(enc.hi, 15))  # A&S table 26.1: 0.158655253931457
+    0.158655253931457 0.158655253931457
+    """
+    if not is_interval(ctx):
+        if mpmath.isnan(x):
+            raise ValueError("normal_sf of NaN")
+        if abs(x) > _MP_ERFC_LIMIT:  # mpmath's erfc fails for huge arguments; the series does not
+            old = _with_prec(ctx.prec)
+            try:
+                return ctx.mpf(endpoints(_sf_point(x)).mid)
+            finally:
+                iv.prec = old
+        return ctx.erfc(x / ctx.sqrt(2)) / 2
+    ends = endpoints(x)
+    at_lo = endpoints(_sf_point(ends.lo))
+    at_hi = at_lo if ends.hi == ends.lo else endpoints(_sf_point(ends.hi))
+    return iv.mpf((at_hi.lo, at_lo.hi))
+
+
+def _sf_point(t: MPF) -> MPF:
+    """An ``iv`` enclosure of ``Q(t)`` at the exact point ``t`` (an ``mp`` number).
+
+    * ``t < 0``: ``Q(t) = 1 - Q(-t)``.
+    * ``0 <= t <= T``: Marsaglia's series ``Q(t) = 1/2 - phi(t) sum_n t^(2n+1)/(2n+1)!!``
+      (all terms positive; once the term ratio ``t^2/(2n+3)`` is below 1/2, the tail after
+      term ``N`` is at most ``term_{N+1} / (1 - t^2/(2N+5))``), evaluated with
+      ``t^2 / (2 ln 2)`` extra bits to absorb the cancellation against 1/2.
+    * ``t > T``: the asymptotic series ``Q(t) = phi(t)/t sum_n (-1)^n (2n-1)!!/t^(2n)``.
+      ``Q(t)/phi(t) = int_0^inf exp(-t u) exp(-u^2/2) du`` and the partial sums of
+      ``exp(-v)`` (``v >= 0``) alternately over- and under-estimate it, so ``Q(t)`` lies
+      between any two consecutive partial sums (also DLMF 7.12(i)).  ``T`` is chosen so
+      that the smallest term is below the target precision.
+    """
+    if mpmath.isnan(t):
+        raise ValueError("normal_sf of NaN")
+    if mpmath.isinf(t):
+        return iv.mpf(0) if t > 0 else iv.mpf(1)
+    if t < 0:
+        return 1 - _sf_point(-t)
+    target = iv.prec + _GUARD
+    switch = math.sqrt(2 * (target + 10) * math.log(2)) + 1
+    if t <= switch:
+        return _taylor(t, target)
+    return _asymptotic(t, target)
+
+
+def _with_prec(bits: int) -> int:
+    old: int = iv.prec
+    iv.prec = bits
+    return old
+
+
+def _taylor(t: MPF, target: int) -> MPF:
+    """Marsaglia's series for ``0 <= t <= T`` with the sum in exact integer arithmetic.
+
+    ``t = man 2^exp`` exactly.  The terms ``x^(2n+1)/(2n+1)!!`` are carried as integers
+    scaled by ``2^F`` twice, once rounded down and once up at every step (all terms are
+    positive, so floor/ceil propagate to lower/upper bounds), which is rigorous and about
+    a hundred times faster than the same recurrence in ``iv``.
+    """
+    extra = int(float(t) ** 2 / (2 * math.log(2))) + _GUARD
+    bits = target + extra
+    _, man, exp, bc = t._mpf_ if isinstance(t, mpmath.mpf) else mpmath.mpf(t)._mpf_  # exact
+    if man == 0:
+        return iv.mpf(1) / 2
+    # fixed-point bits of the sums: t itself (the first term) has >= bits + 16 of them, so
+    # the loop ends once a term is below 2^-bits of the sum (terms rounded up stay >= 1).
+    frac = bits + 16 + max(0, -(exp + bc))
+    # x^2 = sq_num / sq_den exactly
+    sq_num, sq_den = (man * man << (2 * exp), 1) if exp >= 0 else (man * man, 1 << (-2 * exp))
+    if exp + frac >= 0:
+        lo = hi = man << (exp + frac)
+    else:
+        lo = (man << frac) >> -exp
+        hi = -((-(man << frac)) >> -exp)
+    total_lo, total_hi, n = lo, hi, 0
+    while True:
+        den = sq_den * (2 * n + 3)
+        lo = lo * sq_num // den
+        hi = -(-hi * sq_num // den)
+        n += 1
+        # term_n is in [lo, hi]; later ratios are below x^2/(2n+3), which decreases in n.
+        small_ratio = 2 * sq_num < sq_den * (2 * n + 3)
+        if small_ratio and hi <= (total_lo >> bits):
+            break
+        total_lo += lo
+        total_hi += hi
+    # Remainder: sum_{m >= n} term_m <= term_n / (1 - x^2/(2n+3)) (geometric).
+    rden = sq_den * (2 * n + 3)
+    remainder = -(-hi * rden // (rden - sq_num))
+    old = _with_prec(bits)
+    try:
+        scale = iv.mpf(2) ** (-frac)
+        series = iv.mpf((endpoints(iv.mpf(total_lo) * scale).lo,
+                         endpoints(iv.mpf(total_hi + remainder) * scale).hi))
+        x = iv.mpf(t)
+        phi = iv.exp(-(x * x) / 2) / iv.sqrt(2 * iv.pi)
+        return iv.mpf(1) / 2 - phi * series
+    finally:
+        iv.prec = old
+
+
+def _asymptotic(t: MPF, target: int) -> MPF:
+    old = _with_prec(target)
+    try:
+        x = iv.mpf(t)
+        inv_x2 = 1 / (x * x)
+        term = iv.mpf(1)
+        partial = iv.mpf(1)
+        eps = iv.mpf(2) ** (-target)
+        n = 0
+        while True:
+            nxt = -term * (2 * n + 1) * inv_x2
+            nxt_partial = partial + nxt
+            n += 1
+            small = endpoints(abs(nxt)).hi <= endpoints(eps).lo
+            growing = 2 * n + 1 >= endpoints(x * x).lo
+            if small or growing:
+                break
+            term, partial = nxt, nxt_partial
+        lo = min(endpoints(partial).lo, endpoints(nxt_partial).lo)
+        hi = max(endpoints(partial).hi, endpoints(nxt_partial).hi)
+        mills = iv.mpf((lo, hi)) / x
+        phi = iv.exp(-x * x / 2) / iv.sqrt(2 * iv.pi)
+        return phi * mills
+    finally:
+        iv.prec = old
+
+
+__all__ = ["normal_sf"]

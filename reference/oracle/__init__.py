@@ -1,0 +1,1 @@
+"""Using the catalogue as an oracle: pytest assertions, Hypothesis strategies, comparisons."""

@@ -1,0 +1,74 @@
+"""Every result of the catalogue, one module per paper, grouped by topic.
+
+:data:`MODULES` is the one explicit list of the modules that define results and errata;
+:func:`catalogue` imports them (on first use) and collects what they define. Nothing is
+registered as a side effect of importing a module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from reference.core.catalogue import Catalogue, collect
+from reference.core.errata import Erratum
+from reference.core.model import Result
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The modules that define results or errata, by topic.
+MODULES: tuple[str, ...] = tuple(f"reference.results.{m}" for m in (
+    "privacy_loss.rswr23", "privacy_loss.rruv16", "privacy_loss.lec11",
+    "conversions.rswr23", "conversions.cks20", "conversions.bw18", "conversions.bs16",
+    "conversions.mir17",
+    "composition.rruv16", "composition.lec11", "composition.kov15",
+    "composition.kov15_heterogeneous", "composition.mv16",
+    "concentration.rruv16",
+    "filters.rruv16", "filters.rswr23", "filters.rswr23_brownian",
+    "odometers.rruv16",
+    "boundaries.wrwr22",
+    "noise_reduction.brownian", "noise_reduction.evalues", "noise_reduction.ex_post",
+    "noise_reduction.laplace", "noise_reduction.skellam", "noise_reduction.rat",
+    "experiments.rswr23_sec7",
+    "tct.targets", "tct.charging", "tct.notprior", "tct.release", "tct.wrappers",
+    "tct.selection", "tct.reconstructions",
+))
+
+
+@lru_cache(maxsize=1)
+def load() -> Catalogue:
+    """The catalogue of every module in :data:`MODULES` (imported on the first call)."""
+    return collect(importlib.import_module(m) for m in MODULES)
+
+
+def catalogue() -> list[Result[Any]]:
+    """All results, sorted by id.
+
+    >>> len(catalogue()) > 100
+    True
+    """
+    return load().sorted_results()
+
+
+def get(rid: str) -> Result[Any]:
+    """The result ``rid`` (an earlier release's id is accepted); ``KeyError`` with hints."""
+    return load().get(rid)
+
+
+def errata() -> list[Erratum]:
+    """All errata of the sources, sorted by id."""
+    return load().sorted_errata()
+
+
+def covers(*ids: str) -> Callable[[F], F]:
+    """Mark a test as checking the results ``ids`` (read by the catalogue's test index)."""
+    for rid in ids:
+        get(rid)
+
+    def mark(fn: F) -> F:
+        fn.__covers__ = ids  # type: ignore[attr-defined]
+        return fn
+
+    return mark

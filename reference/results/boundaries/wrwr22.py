@@ -1,0 +1,282 @@
+"""Time-uniform privacy boundaries for Brownian noise reduction (WRWR22 §3, RSWR23 §6.1).
+
+Source: WRWR22 (seed 001) Theorem 3.6 (mixture and linear boundaries) and Corollary 3.7
+(ex-post privacy at a stopping function, and the time ``Gamma`` that meets a target);
+RSWR23 (seed 000) §6.1, the Gaussian-mixture boundary ``psi(t; gamma, delta)``.
+Catalog-001 §2 and §6.  Time ``t`` is the noise *variance*: more time, less privacy loss.
+
+Both papers use the same inner formula, the level at which the normal-mixture
+martingale ``sqrt(prec/(v+prec)) exp(S^2/(2(v+prec)))`` reaches ``1/delta``:
+:func:`mixture_level`.  WRWR22 applies it to ``W_t`` in variance time, RSWR23 to
+``W_t/t`` in precision time ``v = 1/t``; hence ``psi^C_gamma(t) = psi^M_{gamma t^2}(t)``
+(catalog-001 §6 item 3), checked in ``proofs_tests/test_boundaries.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import mpmath
+from mpmath import iv, mp
+
+from reference.core.errata import Check, erratum
+from reference.core.errors import DomainError
+from reference.core.model import inverse, result
+from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p
+from reference.core.params import positive, unit_open
+
+
+class ExPost(NamedTuple):
+    """An ex-post privacy guarantee: the loss exceeds ``eps`` with probability <= ``delta``."""
+
+    eps: MPF
+    delta: MPF
+
+
+class OptimalRho(NamedTuple):
+    """The mixture parameter minimising ``psi^M_rho(t)`` and the minimal boundary value."""
+
+    rho: MPF
+    boundary: MPF
+
+
+def mixture_level(ctx: Ctx, v: MPF, prec: MPF, delta: MPF) -> MPF:
+    """``sqrt((v + prec) log((v + prec) / (prec delta^2)))``: where the normal mixture
+    (mixing precision ``prec``) of ``exp(l S - l^2 v / 2)`` reaches ``1/delta``."""
+    return ctx.sqrt((v + prec) * (log1p(ctx, v / prec) + 2 * ctx.log(1 / delta)))
+
+
+_T = positive("t", "1", "Brownian time T_N (variance of the noise at the stopped release)")
+_RHO = positive("rho", "1", "precision of the Gaussian mixing law (not a zCDP level)")
+_DELTA = unit_open("delta", "0.05", "crossing probability")
+_SENS = positive("sensitivity", "1", "l2 sensitivity Delta_2 of f", default="1")
+
+
+@result("WRWR22:Thm3.6-mixture", title="Mixture privacy boundary", kind="bound",
+        statement=r"\psi^M_\rho(t)=\frac{\Delta_2^2}{2t}+\frac{\Delta_2}{t}\sqrt{2(t+\rho)"
+                  r"\log\Big(\frac1\delta\sqrt{\frac{t+\rho}{\rho}}\Big)}",
+        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True,
+        notes="Proof (missing App. B) reconstructed in catalog-001 §2: Ville's inequality for "
+              "the normal-mixture martingale; two-sided, exactly delta, so the one-sided "
+              "privacy event has probability about delta/2.")
+def mixture_boundary(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF:
+    """The mixture boundary ``psi^M_rho(t)``: the Brownian mechanism's loss exceeds it at
+    some release, whatever the time functions, with probability at most ``delta``.
+
+    WRWR22 Theorem 3.6 (1).  Domain: ``t, rho > 0``, ``delta in (0, 1)``,
+    ``sensitivity > 0``.  Catalog-001 §2 golden value (recomputed there): 8.02650892465936.
+
+    >>> print(mpmath.nstr(mixture_boundary(t=1, rho=1, delta="1e-6"), 15))
+    8.02650892465936
+    """
+    return sensitivity**2 / (2 * t) + sensitivity / t * mixture_level(ctx, t, rho, delta)
+
+
+@result("WRWR22:Thm3.6-linear", title="Linear privacy boundary", kind="bound",
+        statement=r"\psi^L_{a,b}(t)=\frac{\Delta_2}{t}\Big(\frac{\Delta_2}{2}+b\Big)+\Delta_2 a,"
+                  r"\quad 2ab=\log(1/\delta)",
+        params=[_T, positive("a", "0.5", "slope of the line b + a t that W must cross"),
+                positive("b", "1", "intercept; delta = exp(-2ab)"), _SENS],
+        probabilistic=True,
+        notes="Parametrised by (a, b): the boundary's delta is exp(-2ab), so 2ab = log(1/delta) "
+              "holds by construction (a rational a, b can never meet a given rational delta "
+              "exactly). The crossing probability is exactly delta (Bachelier–Lévy).")
+def linear_boundary(ctx: Ctx, t: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
+    """The linear boundary ``psi^L_{a,b}(t)``, a ``delta = exp(-2ab)`` privacy boundary.
+
+    WRWR22 Theorem 3.6 (2): the loss exceeds it at some release with probability at most
+    ``exp(-2ab)``.  Its floor ``Delta a`` is never crossed downward: it cannot certify a
+    loss below ``Delta a``.  Domain: ``t, a, b > 0``, ``sensitivity > 0``.  Catalog-001
+    §2: ``t=1, a=1/2, delta=1e-6`` (``b = log(1e6)``) gives 14.8155105579643:
+
+    >>> import math
+    >>> print(mpmath.nstr(linear_boundary(t=1, a="0.5", b=math.log(1e6)), 14))
+    14.815510557964
+    """
+    return sensitivity / t * (sensitivity / 2 + b) + sensitivity * a
+
+
+@result("RSWR23:psi", title="Gaussian-mixture boundary psi(t; gamma, delta)", kind="bound",
+        statement=r"\psi(t;\gamma,\delta)=\sqrt{(t+\gamma)\log\frac{t+\gamma}{\delta^2\gamma}}",
+        params=[positive("t", "1", "precision time: V = sum of 1/tau_s"),
+                positive("gamma", "1", "precision of the Gaussian mixing law"), _DELTA],
+        probabilistic=True,
+        notes="Here t is the *precision* clock V (RSWR23 §6.1), not WRWR22's variance time. "
+              "P[exists m: |S_m| >= psi(V_m)] <= delta for S_m = sum B_s/tau_s.")
+def companion_psi(ctx: Ctx, t: MPF, gamma: MPF, delta: MPF) -> MPF:
+    """``psi(t; gamma, delta)``: ``|sum_s B_s/tau_s|`` stays below it at every round,
+    with the precision clock ``t = sum_s 1/tau_s``, except with probability ``delta``.
+
+    RSWR23 §6.1 (Howard et al. 2021, Prop. 5).  Domain: ``t, gamma > 0``,
+    ``delta in (0, 1)``.  Equals WRWR22's inner level ``g_rho`` with ``rho = gamma``:
+    at ``t = gamma = 1``, ``delta = 1e-6``, ``psi^M = 1/2 + psi = 8.0265089246594``
+    (catalog-001 §6 item 3).
+
+    >>> print(mpmath.nstr(companion_psi(t=1, gamma=1, delta="1e-6") + 0.5, 14))
+    8.0265089246594
+    """
+    return mixture_level(ctx, t, gamma, delta)
+
+
+@result("WRWR22:Cor3.7", title="Ex-post privacy of the Brownian mechanism at a stopping "
+        "function", kind="guarantee",
+        statement=r"\sup_{x\sim x'}\mathbb P\big(\mathcal L_{N(x)}\ge\psi(T_{N(x)})\big)\le\delta",
+        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True,
+        notes="Instantiated with the mixture boundary; t is the stopped time T_N(x).")
+def expost_at_stop(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> ExPost:
+    """The ex-post guarantee ``(psi^M_rho(T_N), delta)`` of ``BM_{1:N}`` stopped at ``T_N = t``.
+
+    WRWR22 Corollary 3.7 (part 1) with the mixture boundary: a time-uniform boundary holds
+    at every random index, so at the stopping function's.  Domain: as Theorem 3.6.
+
+    >>> g = expost_at_stop(t=10, rho=1, delta="0.05", sensitivity=2)
+    >>> print(mpmath.nstr(g.eps, 14), g.delta)
+    2.1212803857737 0.05
+    """
+    return ExPost(mixture_boundary.core(ctx, t, rho, delta, sensitivity), delta)
+
+
+def _solve_decreasing(f: Any, target: MPF) -> MPF:
+    """The root ``t`` of a continuous strictly decreasing ``f`` on ``(0, inf)`` with
+    ``f(0+) = inf``, ``f(inf) = 0``: bisection in ``log t`` (mp, working precision)."""
+    lo, hi = mp.mpf(1), mp.mpf(1)
+    while f(lo) <= target:
+        lo /= 16
+    while f(hi) > target:
+        hi *= 16
+    tol = mp.mpf(2) ** (-mp.prec + 6)
+    for _ in range(20_000):
+        mid = mp.sqrt(lo * hi)
+        if f(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+        if hi / lo - 1 < tol:
+            break
+    return hi
+
+
+@inverse("WRWR22:Cor3.7-Gamma", title="Time at which the mixture boundary meets a target",
+         statement=r"\Gamma(E)=\inf\{t>0:\psi^M_\rho(t)\le E\}",
+         params=[positive("eps", "1", "target privacy level E_n"), _RHO, _DELTA, _SENS],
+         forward=mixture_boundary, unknown="t", target="eps", increasing=False,
+         status="corrected",
+         notes="Printed as inf{t >= 0: psi(t) >= E}, which is 0 for every decreasing boundary "
+               "(erratum WRWR22:Cor3.7-Gamma); implemented as the root of psi(t) = E.")
+def mixture_time(ctx: Ctx, eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF:
+    """The time ``Gamma(E)`` with ``psi^M_rho(Gamma) = E``, returned with a certificate
+    that ``psi^M_rho`` at the returned time is at most ``E``.
+
+    WRWR22 Corollary 3.7 (part 2), read as in catalog-001: running the mechanism at
+    ``T_n = Gamma(E_n)`` makes it ``(E_N, delta)``-ex-post private.  Domain: ``E > 0``
+    and the mixture boundary's.  Catalog-001 golden value at ``E = 2``: 8.81973548643302.
+
+    >>> cert = mixture_time(eps=2, rho=1, delta="1e-6")
+    >>> print(mpmath.nstr(cert.value, 15), cert.holds)
+    8.81973548643302 True
+    """
+    return _solve_decreasing(lambda t: mixture_boundary.core(mp, t, rho, delta, sensitivity), eps)
+
+
+def _above_floor(values: Mapping[str, Any], where: str) -> None:
+    if values["eps"] <= values["sensitivity"] * values["a"]:
+        raise DomainError("eps", values["eps"], "must exceed the linear boundary's "
+                          "floor sensitivity * a (the target is never met)", where)
+
+
+@inverse("WRWR22:Cor3.7-Gamma-linear", title="Time at which the linear boundary meets a target",
+         statement=r"\Gamma(E)=\frac{\Delta_2(\Delta_2/2+b)}{E-\Delta_2a}\quad(E>\Delta_2a)",
+         params=[positive("eps", "2", "target privacy level E_n"),
+                 positive("a", "0.5", "slope"), positive("b", "1", "intercept"), _SENS],
+         forward=linear_boundary, unknown="t", target="eps", increasing=False,
+         status="corrected", precondition=_above_floor,
+         notes="Same reading of Gamma as WRWR22:Cor3.7-Gamma; closed form (catalog-001 §2).")
+def linear_time(ctx: Ctx, eps: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
+    """The time ``Gamma(E) = Delta(Delta/2 + b)/(E - Delta a)`` at which ``psi^L = E``.
+
+    WRWR22 Corollary 3.7 with the linear boundary; the target must exceed the floor
+    ``Delta a``.  Domain: ``E > Delta a``, ``a, b, sensitivity > 0``.
+
+    >>> print(linear_time(eps=2, a="0.5", b=1).value)
+    1.0
+    """
+    return sensitivity * (sensitivity / 2 + b) / (eps - sensitivity * a)
+
+
+def _excess(r: MPF) -> MPF:
+    return r - mp.log1p(r)
+
+
+def _rstar_point(c: MPF) -> MPF:
+    """The root of ``r - log(1 + r) = c`` (``c > 0``): Newton from the right (the left
+    side is convex and increasing, so the iterates decrease monotonically to the root)."""
+    r = mp.mpf(1)
+    while _excess(r) < c:
+        r *= 2
+    for _ in range(10_000):
+        step = (_excess(r) - c) * (1 + r) / r
+        if step <= r * mp.mpf(2) ** (-mp.prec):
+            break
+        r -= step
+    return r
+
+
+def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
+    """``r*`` with ``r* - log(1 + r*) = 2 log(1/delta)``; an enclosure in ``iv``.
+
+    The interval version brackets the root for every ``c`` in the enclosure of
+    ``2 log(1/delta)`` and proves the bracket by the monotonicity of ``r - log(1+r)``.
+    """
+    c = 2 * ctx.log(1 / delta)
+    if not is_interval(ctx):
+        with mp.workdps(get_dps() + 20):
+            return ctx.mpf(_rstar_point(c))
+    ends = endpoints(c)
+    with mp.workdps(iv.dps + 20):
+        lo, hi = _rstar_point(ends.lo), _rstar_point(ends.hi)
+    widen = mp.mpf(2) ** (-iv.prec + 4)
+    for _ in range(200):
+        lo, hi = lo * (1 - widen), hi * (1 + widen)
+        left = endpoints(iv.mpf(lo) - iv.log1p(iv.mpf(lo))).hi
+        right = endpoints(iv.mpf(hi) - iv.log1p(iv.mpf(hi))).lo
+        if left < ends.lo and right > ends.hi:
+            return iv.mpf((lo, hi))
+        widen *= 4
+    raise RuntimeError("could not certify r*")  # pragma: no cover
+
+
+@result("WRWR22:Thm3.6-mixture-optimal-rho", title="Mixture parameter minimising the boundary "
+        "at a given time", kind="bound",
+        statement=r"\rho^*(t)=t/r^*,\quad r^*-\log(1+r^*)=2\log(1/\delta)",
+        params=[_T, _DELTA, _SENS], status="reconstructed",
+        notes="Derived in catalog-001 §2 (Properties): rho -> psi^M_rho(t) is unimodal.")
+def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
+    """The ``rho`` minimising ``psi^M_rho(t)`` at time ``t`` and the minimal value.
+
+    Tuning WRWR22 Theorem 3.6's mixture for a target time (catalog-001 §2): with
+    ``rho = t/r``, ``g^2 = t (1 + 1/r)(log(1 + r) + 2 log(1/delta))``, minimised where
+    ``r - log(1 + r) = 2 log(1/delta)``.  Domain: as Theorem 3.6.  Catalog-001: the
+    numeric argmin at ``t = 1``, ``delta = 1e-6`` is 0.0321545 (``r* = 31.100``).
+
+    >>> print(mpmath.nstr(optimal_rho(t=1, delta="1e-6").rho, 6))
+    0.0321545
+    """
+    rho = t / ratio_star(ctx, delta)
+    return OptimalRho(rho, mixture_boundary.core(ctx, t, rho, delta, sensitivity))
+
+
+@erratum("WRWR22:Cor3.7-Gamma", location="WRWR22 Corollary 3.7, definition of Gamma_n",
+         printed="Gamma_n := inf{t >= 0 : psi(t) >= E_n}",
+         corrected="Gamma_n := inf{t > 0 : psi(t) <= E_n}, the root of psi(t) = E_n",
+         kind="typo", result="WRWR22:Cor3.7-Gamma")
+def _gamma_reading() -> Check:
+    """Every boundary of Theorem 3.6 tends to infinity as t -> 0, so the printed set
+    contains arbitrarily small times and its infimum is 0 (no noise)."""
+    tiny = mpmath.mpf(10) ** -30
+    value = mixture_boundary(t=tiny, rho=1, delta="1e-6")
+    root = mixture_time(eps=5, rho=1, delta="1e-6").value
+    return Check(value >= 5 and root > 1,
+                 f"psi^M(1e-30) = {mpmath.nstr(value, 5)} >= E = 5, so the printed infimum is "
+                 f"0; the root of psi^M = 5 is t = {mpmath.nstr(root, 12)} (catalog-001: "
+                 "1.93623336200345)")

@@ -1,0 +1,148 @@
+"""Kairouz–Oh–Viswanath (ICML 2015) composition bounds as libraries implement them.
+
+* Theorem 3.5 (heterogeneous, parameters fixed in advance): k mechanisms
+  ``(eps_l, delta_l)`` compose to ``(eps~, 1 - (1 - delta~) prod_l (1 - delta_l))``-DP with
+  ``eps~`` the least of ``sum eps_l``,
+  ``D + sqrt(2 S ln(e + sqrt(S)/delta~))`` and ``D + sqrt(2 S ln(1/delta~))``, where
+  ``D = sum eps_l (e^eps_l - 1)/(e^eps_l + 1)`` and ``S = sum eps_l^2``.  This is autodp's
+  ``DP_acct.get_eps`` and diffprivlib's ``BudgetAccountant.total`` (anchors §2, §3.2).
+* Theorem 3.3 on its lattice: the optimal composition evaluated only at
+  ``eps_g = (k - 2i) eps``, i.e. dp-accounting's ``pld.accountant.advanced_composition``
+  (the smallest lattice point whose exact delta is at most the target).  The continuous
+  optimum between lattice points is ``KOV15:Thm3.3`` (:mod:`reference.results.composition.kov15`).
+
+(``KOV`` ids in :mod:`reference.results.composition.kov15` cite the same paper; ``KOV15`` marks the forms
+the libraries use.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import mpmath  # noqa: F401  (used by the doctests)
+from mpmath import iv
+
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, is_interval, log1p
+from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
+from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, optimal_delta
+from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
+
+
+def _same_length(values: Mapping[str, Any], where: str) -> None:
+    deltas = values["delta"]
+    if deltas and len(deltas) != len(values["eps"]):
+        raise DomainError("delta", len(deltas), f"must have as many entries as eps "
+                          f"({len(values['eps'])}) or be omitted", where)
+
+
+@result("KOV15:Thm3.5", title="Heterogeneous composition, three-way minimum (KOV15 Thm 3.5)",
+        kind="composition",
+        statement=r"\tilde\varepsilon=\min\Big\{\sum\varepsilon_l,\ D+\sqrt{2S\ln\big(e+"
+                  r"\tfrac{\sqrt S}{\tilde\delta}\big)},\ D+\sqrt{2S\ln\tfrac1{\tilde\delta}}"
+                  r"\Big\},\ \delta_g=1-(1-\tilde\delta)\prod(1-\delta_l)",
+        params=[nonneg_seq("eps", "0.1,0.2", "epsilons of the k mechanisms (fixed in advance)"),
+                unit_open("delta_tilde", "1e-6", "slack delta~ of the theorem"),
+                unit_seq("delta", "0,0", "deltas of the k mechanisms (omit for pure DP)",
+                         default=())],
+        precondition=_same_length,
+        notes="Theorem number of the ICML 2015 paper (arXiv 1311.0776); anchors §2 map it to "
+              "autodp DP_acct.get_eps and diffprivlib BudgetAccountant.total. Valid for "
+              "parameters fixed in advance (a composition theorem, not a filter).")
+def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MPF],
+                      ) -> DPGuarantee:
+    """KOV15 Theorem 3.5: composition of ``(eps_l, delta_l)``-DP mechanisms.
+
+    ``eps~ = min(sum eps_l, D + sqrt(2 S ln(e + sqrt(S)/delta~)), D + sqrt(2 S ln(1/delta~)))``
+    with ``D = sum eps_l tanh(eps_l/2)``, ``S = sum eps_l^2``; the composed delta is
+    ``1 - (1 - delta~) prod (1 - delta_l)``.  Domain: ``eps_l >= 0``,
+    ``delta~ in (0, 1)``, ``delta_l in [0, 1)`` (same length as eps, or omitted).
+
+    anchors §3.2: 500 x eps0 = 0.001 at delta~ = 1e-6 gives 0.100325876 (autodp and
+    diffprivlib agree):
+
+    >>> g = kov_heterogeneous(eps=["0.001"] * 500, delta_tilde="1e-6")
+    >>> print(mpmath.nstr(g.eps, 9), g.delta)
+    0.100325876 1.0e-6
+    """
+    total = ctx.fsum(eps)
+    drift = ctx.fsum(e * _tanh_half(ctx, e) for e in eps)
+    spread = ctx.fsum(e * e for e in eps)
+    second = drift + ctx.sqrt(2 * spread * ctx.log(ctx.e + ctx.sqrt(spread) / delta_tilde))
+    third = drift + ctx.sqrt(2 * spread * -ctx.log(delta_tilde))
+    keep = ctx.fsum(log1p(ctx, -d) for d in delta) if delta else ctx.zero
+    delta_g = 1 - (1 - delta_tilde) * ctx.exp(keep)
+    return DPGuarantee(ctx_min(ctx, total, ctx_min(ctx, second, third)), delta_g)
+
+
+def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF) -> MPF:
+    return optimal_delta.core(ctx, eps=eps, k=k, eps_g=(k - 2 * i) * eps, delta=delta)
+
+
+def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
+    """Largest ``i`` in ``[0, top]`` with ``decide(i)`` true (monotone), as a bracket.
+
+    ``decide`` answers True/False, or None when it cannot decide; the bracket ``(lo, hi)``
+    holds the exact answer (``lo`` certainly feasible).
+    """
+    lo, hi = 0, top
+    undecided: list[int] = []
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        verdict = decide(mid)
+        if verdict is None:
+            undecided.append(mid)
+            hi = mid - 1
+        elif verdict:
+            lo = mid
+        else:
+            hi = mid - 1
+    top_undecided = max([u for u in undecided if u > lo], default=lo)
+    return lo, top_undecided
+
+
+@result("KOV15:Thm3.3-grid", title="Optimal composition on the lattice (dp-accounting form)",
+        kind="composition",
+        statement=r"\varepsilon_g=\min\{(k-2i)\varepsilon:\ 0\le i\le\lfloor k/2\rfloor,\ "
+                  r"\delta_{\rm opt}((k-2i)\varepsilon)\le\delta_g\}",
+        params=[nonneg("eps", "0.001", "epsilon of each of the k mechanisms"),
+                count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
+                unit_open("delta_g", "1e-6", "target composed delta"),
+                unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
+        precondition=_floor_check,
+        notes="dp-accounting's advanced_composition returns this lattice value (and overflows "
+              "for k >= 1024, anchors §4.2). It is valid but not optimal between lattice "
+              "points; KOV15:Thm3.3 gives the continuous optimum.")
+def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
+    """The smallest ``(k - 2i) eps`` whose exact k-fold delta is at most ``delta_g``.
+
+    KOV15 Theorem 3.3 (the exact delta at the lattice points, computed by
+    ``KOV15:Thm3.3-delta``), searched by bisection over ``i`` (delta increases with ``i``).
+    In interval arithmetic a lattice point whose comparison cannot be decided widens the
+    enclosure to the neighbouring candidates.  Domain: ``eps >= 0``,
+    ``1 <= k <= 10**5``, ``delta_g in (0, 1)`` above ``1-(1-delta)^k``, ``delta in [0, 1)``.
+
+    anchors §3.2 ("KOV grid"): 0.08 for 500 x 0.001 at 1e-6, 12.6 for 500 x 0.1:
+
+    >>> print(mpmath.nstr(kov_grid(eps="0.001", k=500, delta_g="1e-6"), 10))
+    0.08
+    >>> print(mpmath.nstr(kov_grid(eps="0.1", k=500, delta_g="1e-6"), 10))
+    12.6
+    """
+
+    def decide(i: int) -> bool | None:
+        value = endpoints(_lattice_delta(ctx, eps, k, i, delta))
+        target = endpoints(delta_g)
+        if value.hi <= target.lo:
+            return True
+        if value.lo > target.hi:
+            return False
+        return None if is_interval(ctx) else bool(value.mid <= target.mid)
+
+    lo, hi = _search(decide, k // 2)
+    best, worst = (k - 2 * hi) * eps, (k - 2 * lo) * eps
+    if is_interval(ctx):
+        return iv.mpf((endpoints(best).lo, endpoints(worst).hi))
+    return worst

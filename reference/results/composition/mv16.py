@@ -1,0 +1,187 @@
+"""Exact optimal composition of heterogeneous (eps_i, delta_i)-DP mechanisms (Murtagh–Vadhan).
+
+Murtagh–Vadhan (TCC 2016; Theory of Computing 14(8), 2018), Theorem 1.5 ("optimal
+composition", extending KOV15 Thm 3.3 to differing parameters): k-fold adaptive
+composition of ``(eps_i, delta_i)``-DP mechanisms is ``(eps_g, delta_g)``-DP exactly when
+
+    delta_g >= 1 - prod(1 - delta_i) + prod(1 - delta_i) / prod(1 + e^{eps_i}) *
+               sum_{S subset [k]} max(e^{sum_{i in S} eps_i} - e^{eps_g} e^{sum_{i not in S}
+               eps_i}, 0).
+
+The sum is over ``2^k`` subsets (computing it is #P-complete in general, MV16 Thm 1.7),
+but it only depends on how many mechanisms of each *distinct* epsilon lie in ``S``: with
+``m`` distinct values of multiplicities ``k_1..k_m`` it has ``prod (k_j + 1)`` terms
+``C(k_j, s_j) p_j^s_j q_j^(k_j - s_j) [1 - e^(eps_g - L)]_+`` with privacy loss
+``L = sum_j (2 s_j - k_j) eps_j`` (``p_j = e^eps_j/(1+e^eps_j)``).  That is exact and
+feasible while the product is at most :data:`MAX_TERMS`.  Equal epsilons reduce to
+``KOV15:Thm3.3-delta``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+from mpmath import mp
+
+from reference.core.errors import DomainError
+from reference.core.model import Result, inverse
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    exact,
+    expm1,
+    get_dps,
+    log1p,
+    pos_part,
+    to_ctx,
+    working,
+)
+from reference.core.params import nonneg, nonneg_seq, unit_open, unit_seq
+
+#: Largest number of distinct privacy-loss values enumerated (``prod (k_j + 1)``).
+MAX_TERMS = 200_001
+
+Groups = tuple[tuple[Fraction, int], ...]
+
+
+def groups_of(eps: tuple[Fraction, ...]) -> Groups:
+    """Distinct positive epsilons with their multiplicities (zero-eps mechanisms drop out)."""
+    counts = Counter(e for e in eps if e > 0)
+    return tuple(sorted(counts.items(), reverse=True))
+
+
+def terms_of(groups: Groups) -> int:
+    size = 1
+    for _, n in groups:
+        size *= n + 1
+    return size
+
+
+def _check(values: Mapping[str, Any], where: str) -> None:
+    eps, deltas = values["eps"], values["delta"]
+    if deltas and len(deltas) != len(eps):
+        raise DomainError("delta", len(deltas), f"must have as many entries as eps ({len(eps)}) "
+                          "or be omitted", where)
+    size = terms_of(groups_of(eps))
+    if size > MAX_TERMS:
+        raise DomainError("eps", f"{len(eps)} values", "must have prod(multiplicity+1) over "
+                          f"distinct values <= {MAX_TERMS} for exact enumeration (here "
+                          f"{size})", where)
+    if "delta_g" in values and deltas:
+        with working(mpmath.iv, get_dps()):
+            keep = mpmath.iv.exp(mpmath.iv.fsum(log1p(mpmath.iv, -to_ctx(mpmath.iv, d))
+                                                for d in deltas))
+            floor = endpoints(1 - keep)
+        if exact(floor.hi, "floor", where) >= values["delta_g"]:
+            raise DomainError("delta_g", values["delta_g"], "must exceed 1-prod(1-delta_i) = "
+                              f"{float(floor.mid):.6g}, the composed delta at every eps_g "
+                              "(or the bound cannot be certified)", where)
+
+
+def _support(ctx: Ctx, groups: Groups, floor: MPF | None = None) -> list[tuple[MPF, MPF]]:
+    """``(loss, probability)`` pairs of the privacy loss of the composed randomized responses.
+
+    With ``floor``, pairs whose loss cannot exceed it (even with the remaining groups at
+    their largest) are dropped: their terms ``[1 - e^(floor - L)]_+`` are certainly 0.
+    """
+    lifted = [(to_ctx(ctx, e), n) for e, n in groups]
+    rest = [ctx.zero] * (len(lifted) + 1)
+    for j in range(len(lifted) - 1, -1, -1):
+        rest[j] = rest[j + 1] + lifted[j][1] * lifted[j][0]
+    pairs: list[tuple[MPF, MPF]] = [(ctx.zero, ctx.one)]
+    for j, (e, n) in enumerate(lifted):
+        weight = ctx.exp(-n * log1p(ctx, ctx.exp(-e)))     # s = n: p^n
+        down = ctx.exp(-e)
+        row: list[tuple[MPF, MPF]] = []
+        for s in range(n, -1, -1):                          # losses (2s - n) e, descending
+            row.append(((2 * s - n) * e, weight))
+            weight = weight * (s * down) / (n - s + 1)
+        merged: list[tuple[MPF, MPF]] = []
+        for loss, w in pairs:
+            for step, v in row:
+                total = loss + step
+                if floor is not None and endpoints(total + rest[j + 1] - floor).hi <= 0:
+                    break                                   # the rest of the row is lower still
+                merged.append((total, w * v))
+        pairs = merged
+    return pairs
+
+
+def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF]) -> MPF:
+    """Smallest ``delta_g`` for composing ``(eps_i, delta_i)``-DP mechanisms at ``eps_g``.
+
+    Murtagh–Vadhan (2016) Theorem 1.5, summed over the distinct privacy-loss values
+    (module docstring).  Domain: ``eps_i >= 0``, ``eps_g >= 0``, ``delta_i in [0, 1)``;
+    ``prod (k_j + 1) <= MAX_TERMS``.
+
+    Two mechanisms ``(ln 3, ln 2)`` at ``eps_g = 0``: by hand the loss is ``ln 6`` with
+    probability ``3/4 * 2/3 = 1/2`` and ``ln(3/2)`` with probability ``3/4 * 1/3 = 1/4``,
+    so delta = ``1/2 (1 - 1/6) + 1/4 (1 - 2/3) = 1/2``:
+
+    >>> print(hetero_delta_result(eps=[mpmath.log(3), mpmath.log(2)], eps_g=0))
+    0.5
+    """
+    pure = ctx.zero
+    for loss, w in _support(ctx, eps, eps_g):
+        pure += w * pos_part(ctx, -expm1(ctx, eps_g - loss))
+    if not delta:
+        return pure
+    log_keep = ctx.fsum(log1p(ctx, -d) for d in delta)
+    return -expm1(ctx, log_keep) + ctx.exp(log_keep) * pure
+
+
+_PARAMS = [nonneg_seq("eps", "0.1,0.2,0.2", "epsilons of the k mechanisms"),
+           unit_seq("delta", "0,0,0", "deltas of the k mechanisms (omit for pure DP)",
+                    default=())]
+
+hetero_delta_result = Result(
+    "MV16:Thm1.5-delta", "Exact optimal heterogeneous composition: delta at eps_g",
+    "composition",
+    r"\delta_g=1-\prod(1-\delta_i)+\prod(1-\delta_i)\sum_{S}\frac{\big[e^{\sum_{S}\varepsilon_i}"
+    r"-e^{\varepsilon_g}e^{\sum_{\bar S}\varepsilon_i}\big]_+}{\prod(1+e^{\varepsilon_i})}",
+    (_PARAMS[0], nonneg("eps_g", "0.3", "composed epsilon"), _PARAMS[1]), hetero_delta,
+    precondition=_check, prepare=lambda values, where: {"eps": groups_of(values["eps"])},
+    notes=f"Exact by enumeration over distinct epsilons, limited to {MAX_TERMS} loss values "
+          "(MV16 show the general problem is #P-complete).")
+
+
+def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
+    """Smallest ``eps_g`` with the composition ``(eps_g, delta_g)``-DP (MV16 Thm 1.5 inverted).
+
+    Point solution: on each interval between consecutive loss values ``delta(x)`` is
+    ``A - e^x B`` (sums over the losses above ``x``), solved in closed form; the registry
+    then certifies it with the forward enclosure.  Domain: as ``MV16:Thm1.5-delta``, with
+    ``delta_g in (0, 1)`` above ``1 - prod(1 - delta_i)``.
+
+    Equal epsilons agree with ``KOV15:Thm3.3`` (anchors §3.2: 0.0797888542 for 500 x 0.001):
+
+    >>> print(mpmath.nstr(hetero_epsilon_result(eps=["0.001"] * 500, delta_g="1e-6").value, 9))
+    0.0797888542
+    """
+    groups = groups_of(tuple(exact(e, "eps", "MV16:Thm1.5") for e in eps))
+    log_keep = mp.fsum(log1p(mp, -d) for d in delta) if delta else mp.zero
+    target = (delta_g + expm1(mp, log_keep)) / mp.exp(log_keep)     # the pure part
+    pairs = sorted(_support(mp, groups), key=lambda lw: -lw[0])
+    heads = tails = mp.zero
+    for idx, (loss, w) in enumerate(pairs):
+        if loss <= 0:
+            break
+        heads += w
+        tails += w * mp.exp(-loss)
+        nxt = pairs[idx + 1][0] if idx + 1 < len(pairs) else mp.zero
+        if heads - mp.exp(max(nxt, mp.zero)) * tails >= target:   # delta at the next loss
+            return mp.log((heads - target) / tails)
+    return mp.zero
+
+
+hetero_epsilon_result = inverse(
+    "MV16:Thm1.5", title="Exact optimal heterogeneous composition: eps_g at delta_g",
+    statement=r"\varepsilon_g^\star=\min\{\varepsilon_g\ge0:\ \delta_{\rm MV}(\varepsilon_g)\le\delta_g\}",
+    params=[_PARAMS[0], unit_open("delta_g", "1e-6", "target composed delta"), _PARAMS[1]],
+    forward=hetero_delta_result, unknown="eps_g", target="delta_g", increasing=False,
+    precondition=_check)(hetero_epsilon)

@@ -1,0 +1,163 @@
+"""The exact (eps, delta) curve of the Gaussian mechanism (Balle–Wang 2018, Theorem 8).
+
+A Gaussian mechanism ``f(x) + N(0, sigma^2 I)`` on a statistic of l2 sensitivity
+``Delta`` is (eps, delta)-DP (eps >= 0) if and only if
+
+    delta >= Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)
+
+(Balle–Wang, ICML 2018, Theorem 8; also Sommer–Meiser–Mohammadi 2019).  With
+``mu = Delta / sigma`` this is ``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, ``Q`` the
+standard normal upper tail.  The mechanism is ``rho = mu^2/2``-zCDP, so this curve is the
+lower bound every sound zCDP -> DP conversion must respect (BS16 >= CKS20 >= this curve).
+``Q`` is evaluated rigorously by :func:`reference.core.special.normal_sf`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+from mpmath import mp
+
+from reference.core.errors import DomainError
+from reference.core.model import inverse, result
+from reference.core.numeric import MPF, Ctx, endpoints, extra_bits
+from reference.core.params import Param, positive, unit_open
+from reference.core.roots import bracket
+from reference.core.special import normal_sf
+
+_STATEMENT = (r"\delta(\varepsilon)=\Phi\Big(\frac{\Delta}{2\sigma}-\frac{\varepsilon\sigma}"
+              r"{\Delta}\Big)-e^{\varepsilon}\Phi\Big(-\frac{\Delta}{2\sigma}-\frac{\varepsilon"
+              r"\sigma}{\Delta}\Big)")
+
+
+#: Computational limits: ``mu = Delta/sigma`` in [1e-8, 1e8] and ``eps <= 1e12`` keep the
+#: exponents of ``Q`` (about ``(eps/mu)^2``) within a few hundred guard bits.
+MU_RANGE = (Fraction(1, 10**8), Fraction(10**8))
+EPS_MAX = Fraction(10**12)
+_EPS = Param("eps", "real", lo=Fraction(0), hi=EPS_MAX, example="1",
+             doc="epsilon at which delta is wanted (<= 1e12)")
+_RHO = Param("rho", "real", lo=Fraction(1, 10**16), hi=Fraction(10**16), hi_open=True,
+             example="1",
+             doc="zCDP level Delta^2/(2 sigma^2) of the Gaussian, in [1e-16, 1e16)")
+
+
+def _mu_in_range(values: Mapping[str, Any], where: str) -> None:
+    mu = values["sensitivity"] / values["sigma"]
+    if not MU_RANGE[0] <= mu <= MU_RANGE[1]:
+        raise DomainError("sigma", values["sigma"], "must give sensitivity/sigma in [1e-8, 1e8] "
+                          f"(computational limit; here "
+                          f"{mpmath.nstr(mpmath.mpf(mu.numerator) / mu.denominator, 3)})", where)
+
+
+def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
+    """``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, the Gaussian's delta at ``eps``.
+
+    The difference cancels about ``log2(eps/mu^2)`` bits (``delta/Q(a) ~ mu/b``), paid for
+    with as many guard bits.
+    """
+    eps_hi, mu_lo, mu_hi = endpoints(eps).hi, endpoints(mu).lo, endpoints(mu).hi
+    ratio = eps_hi / mu_lo ** 2
+    guard = 20 + max(0, int(mpmath.mag(ratio)) if ratio > 0 else 0)
+    # exp(-x^2/2) inside Q needs x^2 to absolute accuracy: 2 log2 |x| more bits.
+    guard += 2 * max(0, int(mpmath.mag(eps_hi / mu_lo + mu_hi)))
+    with extra_bits(ctx, guard):
+        a = eps / mu - mu / 2
+        b = eps / mu + mu / 2
+        value = normal_sf(ctx, a) - ctx.exp(eps) * normal_sf(ctx, b)
+    return value
+
+
+@result("BW18:Thm8", title="Exact (eps, delta) curve of the Gaussian mechanism",
+        kind="mechanism", statement=_STATEMENT,
+        params=[positive("sigma", "1", "noise standard deviation"),
+                _EPS, positive("sensitivity", "1", "l2 sensitivity Delta", default="1")],
+        precondition=_mu_in_range)
+def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
+    """Smallest delta with the Gaussian mechanism (eps, delta)-DP: Balle–Wang Thm 8.
+
+    ``Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)``.
+    Domain: ``sigma > 0``, ``0 <= eps <= 1e12``, ``sensitivity > 0``,
+    ``sensitivity/sigma`` in [1e-8, 1e8] (computational limit).
+
+    At ``eps = 0`` this is the total variation ``2 Phi(Delta/(2 sigma)) - 1`` (by hand:
+    ``erf(1/(2 sqrt 2))`` = 0.3829249225480262072754... for ``sigma = Delta``):
+
+    >>> print(mpmath.nstr(gaussian_delta(sigma=1, eps=0), 18))
+    0.382924922548026207
+    """
+    return gauss_delta(ctx, sensitivity / sigma, eps)
+
+
+@result("BW18:Thm8-rho", title="Exact Gaussian curve at zCDP level rho",
+        kind="mechanism",
+        statement=r"\delta(\varepsilon)=Q\big(\tfrac{\varepsilon}{\mu}-\tfrac{\mu}{2}\big)-"
+                  r"e^{\varepsilon}Q\big(\tfrac{\varepsilon}{\mu}+\tfrac{\mu}{2}\big),\ "
+                  r"\mu=\sqrt{2\rho}",
+        params=[_RHO, _EPS])
+def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
+    """Balle–Wang Thm 8 for the Gaussian whose zCDP level is ``rho`` (``mu = sqrt(2 rho)``).
+
+    Domain: ``rho`` in [1e-16, 1e16), ``0 <= eps <= 1e12``.  anchors §3.1: at ``rho = 1``
+    the exact eps at ``delta = 1e-6`` is 7.286080966, so:
+
+    >>> print(mpmath.nstr(gaussian_delta_rho(rho=1, eps="7.286080966"), 8))
+    1.0e-6
+    """
+    return gauss_delta(ctx, ctx.sqrt(2 * rho), eps)
+
+
+def _solve_eps(ctx: Ctx, mu: MPF, delta: MPF) -> MPF:
+    """Point solution of ``gauss_delta(mu, eps) = delta`` (0 if already below at eps = 0)."""
+    if gauss_delta(mp, mu, mp.zero) <= delta:
+        return mp.zero
+    rho = mu * mu / 2
+    top = rho + 2 * mp.sqrt(rho * mp.log(1 / delta)) + 1  # BS16 route: an upper bound
+    log_target = mp.log(delta)
+    return bracket(mp, lambda c, e: log_target - c.log(gauss_delta(c, mu, e)), mp.zero, top)
+
+
+@inverse("BW18:Thm8-eps", title="Exact epsilon of the Gaussian mechanism at delta",
+         statement=r"\varepsilon(\delta)=\min\{\varepsilon\ge0:\ \delta_{\mathcal N}(\varepsilon)"
+                   r"\le\delta\}",
+         params=[positive("sigma", "1", "noise standard deviation"),
+                 unit_open("delta", "1e-6", "target delta"),
+                 positive("sensitivity", "1", "l2 sensitivity Delta", default="1")],
+         forward=gaussian_delta, unknown="eps", target="delta", increasing=False,
+         precondition=_mu_in_range)
+def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
+    """Smallest eps with the Gaussian mechanism (eps, delta)-DP, with a certificate.
+
+    Inverse of Balle–Wang Thm 8 (``delta(eps)`` is decreasing); the certificate's forward
+    enclosure proves ``delta(value) <= delta``.  Domain: ``sigma > 0``,
+    ``delta in (0, 1)``, ``sensitivity > 0``, ``sensitivity/sigma`` in [1e-8, 1e8].
+
+    anchors §3.1: ``sigma = 1/sqrt(2)`` (rho = 1) at 1e-6 gives 7.286080966; here
+    ``sigma = 1`` (rho = 1/2):
+
+    >>> cert = gaussian_epsilon(sigma=1, delta="1e-6")
+    >>> cert.holds
+    True
+    >>> print(mpmath.nstr(cert.value, 12))
+    4.88655411746
+    """
+    return _solve_eps(ctx, sensitivity / sigma, delta)
+
+
+@inverse("BW18:Thm8-rho-eps", title="Exact epsilon of the Gaussian at zCDP level rho",
+         statement=r"\varepsilon(\delta)\text{ of the Gaussian with }\mu=\sqrt{2\rho}",
+         params=[_RHO, unit_open("delta", "1e-6", "target delta")],
+         forward=gaussian_delta_rho, unknown="eps", target="delta", increasing=False)
+def gaussian_epsilon_rho(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
+    """Smallest eps with the rho-zCDP Gaussian (eps, delta)-DP: Balle–Wang (2018) Theorem 8
+    inverted (the inverse of ``BW18:Thm8-rho``).
+
+    The lower bound for every zCDP -> DP conversion at ``(rho, delta)``.  Domain:
+    ``rho > 0``, ``delta in (0, 1)``.  anchors §3.1: 8.703243855 at ``(1.3527, 1e-6)``.
+
+    >>> print(mpmath.nstr(gaussian_epsilon_rho(rho="1.3527", delta="1e-6").value, 10))
+    8.703243855
+    """
+    return _solve_eps(ctx, ctx.sqrt(2 * rho), delta)

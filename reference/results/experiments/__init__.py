@@ -1,0 +1,1 @@
+"""Closed forms behind the experiments of RSWR23 §7."""

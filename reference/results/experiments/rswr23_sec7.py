@@ -1,0 +1,88 @@
+"""RSWR23 §7 (Rogers, Samorodnitsky, Wu, Ramdas 2023, arXiv:2306.13824): the two closed
+forms behind the relative-error experiment. The experiment itself (Zipf data, doubling vs
+Brownian noise reduction) is :mod:`reference.tools.experiments.relative_error`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import mpmath  # noqa: F401  (the doctests use it)
+
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx
+from reference.core.params import positive, unit_open
+
+
+class Acceptance(NamedTuple):
+    """Accept iff ``y >= upper * s`` or ``y < -lower * s``; then the relative error is at most
+    ``guarantee`` whenever the noise is at most ``s``."""
+
+    upper: MPF
+    lower: MPF
+    guarantee: MPF
+
+
+class DoublingRun(NamedTuple):
+    """One run of the doubling schedule: ``(eps^(m)/eps*)^2`` and ``sum eps^(i)^2/eps*^2``."""
+
+    overshoot_sq: MPF
+    spend: MPF
+
+
+@result("RSWR23:Sec7.2-accept", title="Relative-error stopping condition, closed form",
+        kind="bound",
+        statement=r"1-\alpha<\Big|\frac{\hat y+s}{\hat y-s}\Big|\le1+\alpha,\ |\hat y|>s"
+                  r"\iff\hat y\ge\frac{2+\alpha}{\alpha}s\ \text{or}\ \hat y<-\frac{2-\alpha}"
+                  r"{\alpha}s",
+        params=[unit_open("alpha", "0.1", "target relative error")], status="reconstructed",
+        notes="Closed form and the alpha/2 guarantee derived in catalog-000 §6 (audit A5).")
+def acceptance(ctx: Ctx, alpha: MPF) -> Acceptance:
+    """The thresholds of RSWR23 §7.2's stopping condition in units of the noise scale ``s``.
+
+    The printed condition accepts a noisy count ``y`` iff ``y >= (2 + alpha)/alpha s`` or
+    ``y < -(2 - alpha)/alpha s``; an accepted ``y > 0`` within ``s`` of the true count has
+    relative error at most ``alpha/2``.  Domain: ``alpha in (0, 1)``.  Audit A5: 21 and 19
+    at ``alpha = 0.1``.
+
+    >>> print(acceptance(alpha="0.1"))
+    Acceptance(upper=mpf('21.0'), lower=mpf('19.0'), guarantee=mpf('0.05'))
+    """
+    return Acceptance((2 + alpha) / alpha, (2 - alpha) / alpha, alpha / 2)
+
+
+def _first_below(values: Mapping[str, Any], where: str) -> None:
+    if values["eps1_sq"] > values["target_sq"]:
+        raise DomainError("eps1_sq", values["eps1_sq"], "must be <= target_sq (the first "
+                          "attempt must not overshoot already)", where)
+    if values["target_sq"] / values["eps1_sq"] > Fraction(2) ** 4000:
+        raise DomainError("target_sq", values["target_sq"], "must be within 2^4000 of eps1_sq",
+                          where)
+
+
+@result("RSWR23:Sec7.1-doubling-run", title="One run of the doubling schedule", kind="bound",
+        statement=r"\varepsilon^{(i+1)}=\sqrt2\varepsilon^{(i)},\ m=\min\{i:\varepsilon^{(i)}"
+                  r"\ge\varepsilon^\star\}:\ (\varepsilon^{(m)}/\varepsilon^\star)^2<2,\ "
+                  r"\sum_{i\le m}(\varepsilon^{(i)})^2<4(\varepsilon^\star)^2",
+        params=[positive("eps1_sq", "1e-4", "first squared parameter"),
+                positive("target_sq", "0.1024000001", "squared parameter eps*^2 that would pass")],
+        precondition=_first_below)
+def doubling_run(ctx: Ctx, eps1_sq: MPF, target_sq: MPF) -> DoublingRun:
+    """Doubling the squared parameter from ``eps1^2`` until it reaches ``eps*^2``: the
+    overshoot ``(eps^(m)/eps*)^2`` and the spend ``sum_i (eps^(i))^2 / eps*^2``.
+
+    RSWR23 §7.1 (audit A3): both stay below 2 and 4; the sups are approached when ``eps*^2``
+    just exceeds a doubling step.  Domain: ``0 < eps1_sq <= target_sq``.
+
+    >>> r = doubling_run(eps1_sq="1e-4", target_sq="0.1024000001")
+    >>> print(mpmath.nstr(r.overshoot_sq, 12), mpmath.nstr(r.spend, 12))
+    1.99999999805 3.99902343359
+    """
+    sq, total = eps1_sq, eps1_sq
+    while sq < target_sq:
+        sq = 2 * sq
+        total = total + sq
+    return DoublingRun(sq / target_sq, total / target_sq)

@@ -1,0 +1,176 @@
+"""The Brownian mechanism: privacy loss, its sensitivity bound, noise reduction.
+
+Source: WRWR22 (seed 001) Definition 3.1, Lemma 3.2, Theorem 3.4; RSWR23 (seed 000)
+Definition 4.4, Lemma 4.1, Theorem 4.  Catalog-001 §2, catalog-000 §3 and §5.
+
+The mechanism releases ``y_k = f(x) + B_{T_k}`` at non-increasing times ``T_1 >= T_2 >= ...``
+(time = noise variance).  For neighbours with ``f(x) - f(x') = u``, the loss of the
+released path is that of its last release (Lemma 3.2), ``|u|^2/(2T) + <u, B_T>/T``
+(Theorem 3.4).  RSWR23 Theorem 4 prints the inner product with ``f(x') - f(x)``: same law,
+opposite sign pathwise (erratum ``RSWR23:Thm4-sign``).  The samplers are in
+:mod:`reference.sim.brownian_paths`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+from mpmath import mp
+
+from reference.core.errata import Check, erratum
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, pos_part
+from reference.core.params import Param, all_of, max_length, positive, real
+
+#: Longest vector or path a registered formula accepts (evaluation is linear in it).
+MAX_DIM = 10_000
+
+
+def real_seq(name: str, example: str, doc: str) -> Param:
+    """A non-empty sequence of arbitrary reals."""
+    return Param(name, "seq", example=example, doc=doc)
+
+
+def _equal_lengths(*names: str) -> Any:
+    def check(values: Mapping[str, Any], where: str) -> None:
+        n = len(values[names[0]])
+        for other in names[1:]:
+            if len(values[other]) != n:
+                raise DomainError(other, f"<{len(values[other])} entries>",
+                                  f"must have as many entries as {names[0]} ({n})", where)
+    return check
+
+
+def _non_increasing(name: str) -> Any:
+    def check(values: Mapping[str, Any], where: str) -> None:
+        ts = values[name]
+        for i in range(1, len(ts)):
+            if ts[i] > ts[i - 1]:
+                raise DomainError(name, [str(x) for x in ts], "must be non-increasing "
+                                  "(time functions, WRWR22 eq. (3))", where)
+    return check
+
+
+def _dot(ctx: Ctx, u: list[MPF], v: list[MPF]) -> MPF:
+    return ctx.fsum(a * b for a, b in zip(u, v, strict=True))
+
+
+def _loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
+    u = [p - q for p, q in zip(fx, fxp, strict=True)]
+    return _dot(ctx, u, u) / (2 * t) + _dot(ctx, u, b) / t
+
+
+_VECTORS = all_of(_equal_lengths("fx", "fxp", "b"), max_length("fx", MAX_DIM))
+_LOSS_PARAMS = [real_seq("fx", "1,0", "f(x), the statistic on the true data"),
+                real_seq("fxp", "0,0", "f(x'), the statistic on the neighbour"),
+                real_seq("b", "0.7,0", "the Brownian noise B_T of the release, under x"),
+                positive("t", "1", "time (noise variance) of the last release")]
+
+
+@result("WRWR22:Thm3.4", title="Privacy loss of the Brownian mechanism", kind="mechanism",
+        statement=r"\mathcal L_{1:n}=\frac{\|f(x)-f(x')\|_2^2}{2T_n}+\frac{\langle f(x)-f(x'),"
+                  r"B_{T_n}\rangle}{T_n}",
+        params=_LOSS_PARAMS, precondition=_VECTORS,
+        notes="Proof in the missing App. B; reconstructed in catalog-001 §2. Also holds at a "
+              "stopping function N(x) in place of n.")
+def brownian_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
+    """The privacy loss ``|u|^2/(2T) + <u, B_T>/T`` (``u = f(x) - f(x')``) of the Brownian
+    mechanism's releases up to the one at time ``T``.
+
+    WRWR22 Theorem 3.4: ``log p_x(y)/p_x'(y)`` at ``y = f(x) + B_T``; in law
+    ``N(|u|^2/(2T), |u|^2/T)``.  Domain: vectors of one length, ``t > 0``.  Catalog-001
+    §2: ``f(x) = e_1``, ``f(x') = 0``, ``B = 0.7 e_1``, ``T = 1`` gives ``1/2 + 0.7 = 1.2``:
+
+    >>> print(brownian_loss(fx="1,0", fxp="0,0", b="0.7,0", t=1))
+    1.2
+    """
+    return _loss(ctx, fx, fxp, b, t)
+
+
+@result("RSWR23:Thm4", title="Privacy loss of Brownian noise reduction (sign corrected)",
+        kind="mechanism",
+        statement=r"\mathcal L^{(1:T(x))}=\frac{\|f(x)-f(x')\|_2^2}{2t}+\frac{\langle f(x)-f(x'),"
+                  r"B^{(t)}\rangle}{t}",
+        params=_LOSS_PARAMS, precondition=_VECTORS, status="corrected",
+        notes="Printed with <f(x') - f(x), B>: same law, opposite sign pathwise "
+              "(erratum RSWR23:Thm4-sign; catalog-000 §9 item 1).")
+def brownian_loss_rswr23(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF],
+                         t: MPF) -> MPF:
+    """RSWR23 Theorem 4 (Whitehouse et al.), with the inner product's sign corrected.
+
+    The loss of ``BM^{(1:T(x))}(x)`` against ``x'`` at the stopped time value ``t``, the
+    reference measure being the unshifted Brownian motion.  Domain: as WRWR22:Thm3.4.
+    The printed sign would give ``1/2 - 0.7 = -0.2`` here, the exact log-ratio is 1.2:
+
+    >>> print(brownian_loss_rswr23(fx="1,0", fxp="0,0", b="0.7,0", t=1))
+    1.2
+    """
+    return _loss(ctx, fx, fxp, b, t)
+
+
+@result("WRWR22:Thm3.4-bound", title="Sensitivity bound on the Brownian privacy loss",
+        kind="bound",
+        statement=r"\mathcal L_n\le\frac{\Delta_2^2}{2T_n}+\frac{\Delta_2}{T_n}W^+_{T_n}",
+        params=[positive("t", "1", "time of the last release"),
+                real("w", "0.7", "W_T = <v, B_T>, v the unit vector along f(x) - f(x')"),
+                positive("sensitivity", "1", "l2 sensitivity Delta_2", default="1")])
+def loss_bound(ctx: Ctx, t: MPF, w: MPF, sensitivity: MPF) -> MPF:
+    """The bound ``Delta^2/(2T) + Delta W_T^+ / T`` on the loss of any pair of neighbours.
+
+    WRWR22 Theorem 3.4 (second part), RSWR23 Theorem 4: for ``c = |f(x) - f(x')| <= Delta``
+    the loss is ``c^2/(2T) + c W_T/T``, at most the bound.  At ``W = 0`` it is the zCDP
+    cost ``1/(2T) = eps^2/2`` of a release at ``T = 1/eps^2`` (catalog-000 audit A4).
+    Domain: ``t > 0``, any ``w``, ``sensitivity > 0``.
+
+    >>> print(loss_bound(t=100, w=0))
+    0.005
+    """
+    return sensitivity**2 / (2 * t) + sensitivity / t * pos_part(ctx, w)
+
+
+@result("WRWR22:Lem3.2", title="The Brownian mechanism is a noise reduction mechanism",
+        kind="mechanism",
+        statement=r"\mathcal L_{1:n}(x,x')=\mathcal L_n(x,x')",
+        params=[Param("times", "seq", lo=Fraction(0), lo_open=True, example="4,2,1",
+                      doc="release times T_1 >= ... >= T_n"),
+                real_seq("y", "1.5,0.8,1.1", "the released values f(x) + B_{T_k} (d = 1)"),
+                real("fx", "1", "f(x)"), real("fxp", "0", "f(x')")],
+        precondition=all_of(_equal_lengths("times", "y"), _non_increasing("times"),
+                            max_length("times", MAX_DIM)),
+        notes="Proof in the missing App. B; the joint density telescopes (catalog-001 §2). "
+              "The property test computes the joint Gaussian likelihood ratio of the whole "
+              "path, covariance min(T_i, T_j), independently.")
+def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MPF:
+    """The privacy loss of a whole released path: that of its last release alone.
+
+    WRWR22 Lemma 3.2 (RSWR23 Lemma 4.1): ``log p_x(y_{1:n})/p_x'(y_{1:n}) =
+    ((y_n - f(x'))^2 - (y_n - f(x))^2) / (2 T_n)``, because the increments
+    ``y_k - y_{k+1}`` do not depend on ``f``.  Domain: non-increasing positive times, as
+    many releases, ``d = 1`` (the vector case is coordinate-wise).
+
+    >>> print(path_loss(times="4,2,1", y="1.5,0.8,1.1", fx=1, fxp=0))
+    0.6
+    """
+    last, tn = y[-1], times[-1]
+    return ((last - fxp) ** 2 - (last - fx) ** 2) / (2 * tn)
+
+
+@erratum("RSWR23:Thm4-sign", location="RSWR23 Theorem 4 and the last display of App. A",
+         printed="L = |f(x')-f(x)|^2/(2t) + |f(x')-f(x)|/t <(f(x')-f(x))/|f(x')-f(x)|, B^(t)>",
+         corrected="L = |f(x)-f(x')|^2/(2t) + <f(x)-f(x'), B^(t)>/t (B the noise under x); the "
+                   "law and the bound with W^+ are unchanged",
+         kind="typo", result="RSWR23:Thm4")
+def _sign_check() -> Check:
+    """Direct evaluation of the Gaussian log-density ratio at one point (catalog-001 §2)."""
+    with mp.workdps(30):
+        y, t = mp.mpf("1.7"), mp.mpf(1)      # f(x) = 1, f(x') = 0, B = 0.7
+        exact_ratio = (-(y - 1) ** 2 + y**2) / (2 * t)
+        printed = mp.mpf(1) / 2 + (0 - 1) * mp.mpf("0.7") / t
+        implemented = brownian_loss_rswr23(fx=[1], fxp=[0], b=["0.7"], t=1)
+        ok = abs(implemented - exact_ratio) < mp.mpf(10) ** -25 and abs(printed - exact_ratio) > 1
+    return Check(bool(ok), f"log p_x(y)/p_x'(y) = {mpmath.nstr(exact_ratio, 6)} at f(x)=1, "
+                 f"f(x')=0, B=0.7, t=1; the printed sign gives {mpmath.nstr(printed, 6)}")

@@ -1,0 +1,127 @@
+"""Ex-post privacy (WRWR22 Def. 2.2, RSWR23 Def. 4.1) and its basic composition (RSWR23 Lem. 5.1).
+
+A mechanism ``A`` is ``(E, delta)``-ex-post private if, for all neighbours, its realised
+privacy loss exceeds the output-dependent bound ``E(A(x))`` with probability at most
+``delta``.  The registered definitions return the *excess* ``(L - E)^+`` of one realised
+loss over its bound (0 when the bound holds); :func:`check_expost` turns many simulated
+runs into the Clopper–Pearson test of ``P[L > E] <= delta`` (:func:`reference.sim.stats.check_rate`).
+Catalog-001 §1, catalog-000 §3–§4.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from reference.core.errata import Check, erratum
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, pos_part
+from reference.core.params import all_of, max_length, nonneg, nonneg_seq, real
+from reference.results.boundaries.wrwr22 import ExPost
+from reference.sim.stats import ALPHA, RateCheck, check_rate
+
+MAX_MECHANISMS = 10_000
+
+_DEF_PARAMS = [real("loss", "1.2", "realised privacy loss L(A(x)) against a neighbour"),
+               nonneg("bound", "1", "ex-post bound E(A(x)) at the same output")]
+
+
+@result("WRWR22:Def2.2", title="Ex-post privacy: excess of the loss over the bound",
+        kind="definition",
+        statement=r"\mathbb P\big(\mathcal L(x,x')>\mathcal E(A(x))\big)\le\delta",
+        params=_DEF_PARAMS,
+        notes="Ligett et al. (2017). The event of the definition is 'excess > 0'.")
+def expost_excess(ctx: Ctx, loss: MPF, bound: MPF) -> MPF:
+    """``(L - E)^+``: by how much one realised loss exceeds its ex-post bound.
+
+    WRWR22 Definition 2.2: ``A`` is ``(E, delta)``-ex-post private when this is positive
+    with probability at most ``delta``, for all ``x ~ x'``.  Domain: any loss, ``bound >= 0``.
+
+    >>> print(expost_excess(loss="1.2", bound=1), expost_excess(loss="0.5", bound=1))
+    0.2 0.0
+    """
+    return pos_part(ctx, loss - bound)
+
+
+@result("RSWR23:Def4.1", title="Ex-post privacy given public inputs: excess of the loss",
+        kind="definition",
+        statement=r"\Pr\big[\mathcal L(A(x;y))>\mathcal E(A(x;y);y)\big]\le\delta(y)"
+                  r"\quad\forall y",
+        params=_DEF_PARAMS,
+        notes="As WRWR22 Def. 2.2, for every value y of the public (earlier) outcomes: the "
+              "bound and delta may depend on y.")
+def expost_excess_given(ctx: Ctx, loss: MPF, bound: MPF) -> MPF:
+    """``(L - E(.; y))^+`` for RSWR23 Definition 4.1, the conditional form used by filters.
+
+    Domain: any loss, ``bound >= 0``.
+
+    >>> print(expost_excess_given(loss="-0.3", bound="0.1"))
+    0.0
+    """
+    return expost_excess.core(ctx, loss, bound)
+
+
+def _lengths(values: Mapping[str, Any], where: str) -> None:
+    if len(values["expost"]) != len(values["deltas"]):
+        raise DomainError("deltas", f"<{len(values['deltas'])} entries>",
+                          f"must have as many entries as expost ({len(values['expost'])})",
+                          where)
+
+
+@result("RSWR23:Lem5.1", title="Basic composition of ex-post private mechanisms",
+        kind="composition",
+        statement=r"A_{1:m}\text{ is }\Big(\sum_{i=1}^m\mathcal E_i(A_i(\cdot);\cdot),"
+                  r"\sum_{i=1}^m\delta_i\Big)\text{-ex-post private}",
+        params=[nonneg_seq("expost", "0.5,0.25", "realised ex-post bounds E_i(A_i(x))"),
+                nonneg_seq("deltas", "0.01,0.02", "fixed delta_i of the mechanisms")],
+        precondition=all_of(_lengths, max_length("expost", MAX_MECHANISMS)),
+        status="corrected", probabilistic=True,
+        notes="Union bound. The proof concludes P[L >= sum E_i] <= sum delta_i from the "
+              "hypothesis with '>' (erratum RSWR23:Lem5.1); the '>' form is implemented. Not "
+              "improvable for general ex-post mechanisms (E_i = L_i).")
+def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
+    """``(sum E_i, sum delta_i)``: the ex-post guarantee of ``m`` adaptively chosen rounds.
+
+    RSWR23 Lemma 5.1 (the losses add, a union bound adds the deltas).  Domain: equally long
+    sequences of nonnegative bounds and deltas.
+
+    >>> g = compose_expost(expost="0.5,0.25", deltas="0.01,0.02")
+    >>> print(g.eps, g.delta)
+    0.75 0.03
+    """
+    return ExPost(ctx.fsum(expost), ctx.fsum(deltas))
+
+
+def check_expost(losses: np.ndarray, bounds: np.ndarray | float, delta: float,
+                 alpha: float = ALPHA) -> RateCheck:
+    """Test ``P[L > E] <= delta`` from simulated realised losses and their ex-post bounds.
+
+    One-sided Clopper–Pearson at level ``alpha``; with ``delta = 0`` (a pure bound) a single
+    exceedance rejects.  A relative slack of ``1e-9`` absorbs floating-point rounding of
+    losses that meet their bound with equality.
+
+    >>> check_expost(np.array([0.5, 1.0]), 1.0, 0.0).rejected
+    False
+    """
+    b = np.asarray(bounds, dtype=float)
+    events = np.asarray(losses, dtype=float) > b + 1e-9 * (1 + np.abs(b))
+    return check_rate(events, None, delta, alpha)
+
+
+@erratum("RSWR23:Lem5.1", location="RSWR23 Lemma 5.1, proof", kind="typo",
+         result="RSWR23:Lem5.1",
+         printed="Pr[L_i >= E_i] <= delta_i, hence Pr[L_A >= sum E_i] <= sum delta_i",
+         corrected="Pr[L_A > sum E_i] <= sum delta_i, from Pr[L_i > E_i] <= delta_i "
+                   "(Def. 4.1); the two agree for continuous losses only")
+def _lemma51_check() -> Check:
+    eps = 1.0
+    # Randomised response at level eps: the loss is +eps w.p. e^eps/(1 + e^eps), else -eps.
+    p_top = math.exp(eps) / (1 + math.exp(eps))
+    strict, weak = 0.0, p_top          # P[L > eps], P[L >= eps] with E = eps, delta = 0
+    return Check(strict == 0.0 and weak > 0.7, f"randomised response, E = eps = 1, delta = 0: "
+                 f"P[L > E] = 0 (the hypothesis holds) but P[L >= E] = {p_top:.4f}, so the "
+                 "'>=' conclusion fails for m = 1")

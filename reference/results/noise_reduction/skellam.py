@@ -1,0 +1,201 @@
+"""Skellam noise reduction: a difference of Poisson processes (WRWR22 §4, last paragraph).
+
+``X_t = P_1(t) - P_2(t)`` with independent homogeneous Poisson processes of rates
+``lam1, lam2`` is Markov with independent increments and ``X_t ~ Skell(t lam1, t lam2)``;
+releasing ``f(x) + X_{T_n}`` at non-increasing times is a noise reduction mechanism.
+Catalog-001 §3.  The privacy analysis is in a missing appendix ("Appendix ??"); only the
+noise-reduction property (the path's log-likelihood ratio is its last release's) is
+implemented, derived in catalog-001 §3: the joint pmf telescopes as for the Brownian
+mechanism.
+
+Decisions and errata: the text calls the Poisson variables "independent Laplace random
+variables" (erratum ``WRWR22:Sec4-Skellam-wording``); ``f`` must be **integer-valued**,
+otherwise neighbouring outputs live on disjoint lattices and the loss is infinite
+(erratum ``WRWR22:Sec4-Skellam-integer``); ``lam1 != lam2`` is allowed (the noise then
+has mean ``t (lam1 - lam2)``; Agarwal et al. use ``lam1 = lam2``).  Time ``t`` scales the
+variance ``t (lam1 + lam2)``: noise reduction moves to smaller ``t``.
+
+Sampler :func:`skellam_paths`: backwards, ``P_i(s) | P_i(t) ~ Binomial(P_i(t), s/t)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+from mpmath import iv, mp
+
+from reference.core.errata import Check, erratum
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, endpoints
+from reference.core.params import Param, all_of, max_length, positive
+from reference.results.noise_reduction.brownian import MAX_DIM, _equal_lengths, _non_increasing
+
+#: Largest Poisson mean ``t * lam`` accepted (the series has about ``2 sqrt(mu1 mu2)`` terms).
+MAX_MEAN = 1000
+MAX_K = 10_000
+
+
+def _hi(x: MPF) -> MPF:
+    return endpoints(x).hi
+
+
+def _series(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
+    """``sum_j m1^(j+k) m2^j / ((j+k)! j!)`` for ``k >= 0``; in ``iv`` with a rigorous tail.
+
+    Successive terms have ratio ``r_j = m1 m2 / ((j+k+1)(j+1))``, decreasing in ``j``; once
+    ``r_j <= 1/2`` the tail after term ``j`` is at most term ``j`` itself.
+    """
+    term = m1**k / ctx.factorial(k)
+    total = term
+    j = 0
+    eps = mp.mpf(2) ** (-(ctx.prec + 20))
+    while True:
+        ratio = m1 * m2 / ((j + k + 1) * (j + 1))
+        term = term * ratio
+        total += term
+        j += 1
+        if _hi(ratio) <= 0.5 and _hi(term) <= eps * endpoints(total).lo:
+            break
+    if ctx is iv:
+        total += iv.mpf((0, _hi(term)))
+    return total
+
+
+def skellam_pmf_core(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
+    """``P[Y_1 - Y_2 = k]`` for independent ``Y_i ~ Poisson(m_i)``, ``m_i > 0``."""
+    if k < 0:
+        k, m1, m2 = -k, m2, m1
+    return ctx.exp(-m1 - m2) * _series(ctx, k, m1, m2)
+
+
+def _means(values: Mapping[str, Any], where: str, t: Fraction) -> None:
+    for name in ("lam1", "lam2"):
+        if t * values[name] > MAX_MEAN:
+            raise DomainError(name, str(values[name]), f"times t must keep t * {name} <= "
+                              f"{MAX_MEAN} (series length)", where)
+
+
+_LAMS = [positive("lam1", "1.5", "rate of P_1"), positive("lam2", "0.8", "rate of P_2")]
+
+
+@result("WRWR22:Sec4-Skellam", title="Skellam law of the Poisson-difference process",
+        kind="definition",
+        statement=r"X_t=P_1(t)-P_2(t)\sim\mathrm{Skell}(t\lambda_1,t\lambda_2),\quad"
+                  r"\mathbb P[X_t=k]=e^{-t(\lambda_1+\lambda_2)}\sum_j\frac{(t\lambda_1)^{j+k}"
+                  r"(t\lambda_2)^j}{(j+k)!\,j!}",
+        params=[Param("k", "int", lo=Fraction(-MAX_K), hi=Fraction(MAX_K), example="1",
+                      doc="integer value"),
+                positive("t", "2", "time"), *_LAMS],
+        precondition=lambda v, w: _means(v, w, v["t"]), probabilistic=True,
+        notes="The text says the Poisson variables are 'independent Laplace random variables' "
+              "(erratum WRWR22:Sec4-Skellam-wording).")
+def skellam_pmf(ctx: Ctx, k: int, t: MPF, lam1: MPF, lam2: MPF) -> MPF:
+    """``P[X_t = k]`` for ``X_t = P_1(t) - P_2(t) ~ Skell(t lam1, t lam2)``.
+
+    WRWR22 §4 (Skellam noise reduction).  Domain: integer ``|k| <= 10^4``, ``t, lam > 0``,
+    ``t lam <= 1000``.  Equals ``scipy.stats.skellam.pmf(1, 3, 1.6)`` = 0.190145...:
+
+    >>> print(mpmath.nstr(skellam_pmf(k=1, t=2, lam1="1.5", lam2="0.8"), 10))
+    0.1901452749
+    """
+    return skellam_pmf_core(ctx, k, t * lam1, t * lam2)
+
+
+def _int_path(values: Mapping[str, Any], where: str) -> None:
+    _means(values, where, values["times"][-1])
+
+
+@result("WRWR22:Sec4-Skellam-NR", title="Skellam noise reduction: loss of the released path",
+        kind="mechanism",
+        statement=r"\mathcal L_{1:n}=\log\frac{\mathbb P[X_{T_n}=y_n-f(x)]}"
+                  r"{\mathbb P[X_{T_n}=y_n-f(x')]},\quad f\text{ integer-valued}",
+        params=[Param("times", "seq", lo=Fraction(0), lo_open=True, example="4,2,1",
+                      doc="release times T_1 >= ... >= T_n"),
+                Param("y", "intseq", example="3,1,2", doc="released values f(x) + X_{T_k}"),
+                Param("fx", "int", example="1", doc="f(x) (an integer)"),
+                Param("fxp", "int", example="0", doc="f(x') (an integer)"), *_LAMS],
+        precondition=all_of(_equal_lengths("times", "y"), _non_increasing("times"),
+                            max_length("times", MAX_DIM), _int_path),
+        status="reconstructed",
+        notes="No privacy analysis survives (the appendix is missing); the noise-reduction "
+              "identity is derived in catalog-001 §3. Integer f is required (erratum "
+              "WRWR22:Sec4-Skellam-integer).")
+def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, fxp: int,
+                      lam1: MPF, lam2: MPF) -> MPF:
+    """The privacy loss of the released path: the Skellam log-pmf ratio at the last release.
+
+    WRWR22 §4 (Skellam noise reduction; reconstructed, see catalog-001 §3).
+
+    The joint pmf of ``y_1..y_n`` is ``P[X_{T_n} = y_n - f] prod_k P[increment = y_k -
+    y_{k+1}]`` and only the first factor depends on ``f``.  Domain: non-increasing positive
+    times, integer releases and statistics, ``lam > 0``.
+
+    >>> print(mpmath.nstr(skellam_path_loss(times="4,2,1", y="3,1,2", fx=1, fxp=0,
+    ...                                     lam1=1, lam2=1), 10))
+    0.8367233062
+    """
+    t = times[-1]
+    m1, m2 = t * lam1, t * lam2
+    return (ctx.log(skellam_pmf_core(ctx, y[-1] - fx, m1, m2))
+            - ctx.log(skellam_pmf_core(ctx, y[-1] - fxp, m1, m2)))
+
+
+def skellam_paths(times: Sequence[float] | np.ndarray, n_paths: int, gen: np.random.Generator,
+                  lam1: float, lam2: float, fresh: bool = False) -> np.ndarray:
+    """``X`` at strictly decreasing ``times`` on ``n_paths`` paths, shape ``(n_paths, K)``.
+
+    Backwards by binomial thinning of each Poisson count.  ``fresh=True`` draws every
+    column independently (right marginals, no noise reduction): a power-check variant.
+
+    >>> x = skellam_paths([4.0, 1.0], 100_000, np.random.default_rng(0), 1.5, 0.8)
+    >>> [round(float(v), 1) for v in x.mean(axis=0)]
+    [2.8, 0.7]
+    """
+    ts = np.asarray(times, dtype=float)
+    if ts.ndim != 1 or ts.size == 0 or not np.all(ts > 0) or np.any(np.diff(ts) >= 0):
+        raise DomainError("times", ts.tolist(), "must be strictly decreasing positive times",
+                          "skellam_paths")
+    out = np.empty((n_paths, ts.size), dtype=np.int64)
+    p1 = gen.poisson(lam1 * ts[0], n_paths)
+    p2 = gen.poisson(lam2 * ts[0], n_paths)
+    out[:, 0] = p1 - p2
+    for k in range(1, ts.size):
+        if fresh:
+            p1, p2 = gen.poisson(lam1 * ts[k], n_paths), gen.poisson(lam2 * ts[k], n_paths)
+        else:
+            ratio = ts[k] / ts[k - 1]
+            p1, p2 = gen.binomial(p1, ratio), gen.binomial(p2, ratio)
+        out[:, k] = p1 - p2
+    return out
+
+
+@erratum("WRWR22:Sec4-Skellam-wording", location="WRWR22 §4, Skellam noise reduction",
+         kind="typo", result="WRWR22:Sec4-Skellam",
+         printed="Y_1 ~ Poisson(lam1) and Y_2 ~ Poisson(lam2) are independent Laplace random "
+                 "variables", corrected="independent Poisson random variables")
+def _wording_check() -> Check:
+    with mp.workdps(30):
+        conv = mp.fsum(mp.exp(-3) * mp.mpf(2) ** j / mp.factorial(j) / mp.factorial(j)
+                       for j in range(80))              # P[Y1 = Y2], Y1, Y2 ~ Poisson(1), (2)
+        pmf0 = skellam_pmf(k=0, t=1, lam1=1, lam2=2)
+        ok = abs(conv - pmf0) < mp.mpf(10) ** -25 and pmf0 > 0
+    return Check(bool(ok), f"Skell(1, 2) has an atom P[X = 0] = {mpmath.nstr(pmf0, 6)} (Poisson "
+                 "convolution); a difference of Laplace variables is continuous, no atom")
+
+
+@erratum("WRWR22:Sec4-Skellam-integer", location="WRWR22 §4, Skellam noise reduction",
+         kind="gap", result="WRWR22:Sec4-Skellam-NR",
+         printed="release (f(x) + X_{T_n(x)}) for some time functions (no condition on f)",
+         corrected="f must be integer-valued (counts); otherwise the loss is infinite")
+def _integer_check() -> Check:
+    y, fx, fxp = Fraction(5, 2), Fraction(1, 2), Fraction(0)
+    # Under x the release is y = f(x) + X, on the lattice 1/2 + Z; under x' it lies in Z.
+    p_x = (y - fx).denominator == 1
+    p_xp = (y - fxp).denominator == 1
+    return Check(p_x and not p_xp, "f(x) = 1/2, f(x') = 0: the release 5/2 has positive "
+                 "probability under x and probability 0 under x' (infinite privacy loss)")

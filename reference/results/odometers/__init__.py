@@ -1,0 +1,1 @@
+"""Privacy odometers: RRUV16 §6; round-by-round objects."""

@@ -1,0 +1,249 @@
+"""Privacy odometers: running bounds on the privacy loss of adaptive compositions (RRUV16 §6).
+
+Source: RRUV16 (seed 003): Definition 3.2 (with probability at most ``delta_g`` over
+``v ~ V^0``, ``|Loss(v)| > COMP_{delta_g}(eps_1, 0, ..., eps_k, 0)``; the round-``k'``
+bound pads the sequence with zeros, since stopping is a feasible adversary), Lemma 6.4
+(fixed ``x``) and Theorem 6.5 (the advanced odometer, branches (11) and (12)).  The
+basic odometer is ``RRUV16:Thm3.4`` (:mod:`reference.results.filters.rruv16`).  An odometer fails iff
+``|Loss|`` is strictly greater than its value.  Objects that record rounds one by one
+are in :mod:`reference.results.odometers.objects`; the errata of §6 in
+:mod:`reference.results.odometers.rruv16_errata`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import mpmath
+from mpmath import mp
+
+from reference.core.errata import Check, erratum
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx
+from reference.core.params import (
+    Param,
+    all_of,
+    inv_e_precondition,
+    max_length,
+    nonneg_seq,
+    positive,
+    unit_open,
+)
+from reference.results.concentration.rruv16 import half_drift, self_normalized
+from reference.results.filters.rruv16 import MAX_ROUNDS
+
+#: ``110 e``: ``81/0.74 = 109.46 <= 110`` in the proof of (11).
+LOG_110E_ARG = 110
+
+
+class OdometerValue(NamedTuple):
+    """Theorem 6.5: the odometer's value and the branch used, (11) or (12)."""
+
+    value: MPF
+    branch: int
+
+
+def drift_and_square_sum(ctx: Ctx, eps: list[MPF]) -> tuple[MPF, MPF]:
+    """``(sum eps_i (e^eps_i - 1)/2, sum eps_i^2)``: the two sums every bound here uses."""
+    if not eps:
+        return ctx.zero, ctx.zero
+    return ctx.fsum(half_drift(ctx, e) for e in eps), ctx.fsum(e * e for e in eps)
+
+
+def fixed_x_value(ctx: Ctx, drift: MPF, S: MPF, x: MPF, delta_g: MPF) -> MPF:
+    """Lemma 6.4 from its sufficient statistics: drift plus Theorem 4.4 at ``delta_g/2``."""
+    return drift + self_normalized(ctx, 4 * S, x, ctx.log(2 / delta_g))
+
+
+def advanced_value(ctx: Ctx, drift: MPF, S: MPF, n: int, delta_g: MPF, branch: int) -> MPF:
+    """Theorem 6.5 from its sufficient statistics, on the given branch."""
+    log_n = ctx.log(n)
+    if branch == 11:
+        return drift + ctx.sqrt(2 * S * (ctx.log(LOG_110E_ARG) + 1 + 2 * ctx.log(log_n / delta_g)))
+    inv_n2 = ctx.one / (n * n)
+    return drift + self_normalized(ctx, 4 * S, inv_n2, ctx.log(4 * (log_n / ctx.ln2) / delta_g))
+
+
+def branch_of(S: Fraction, n: int) -> int:
+    """(11) iff ``1/n^2 <= S <= 1`` (both ends inclusive), exactly; else (12)."""
+    return 11 if Fraction(1, n * n) <= S <= 1 else 12
+
+
+def _branch_decide(values: Mapping[str, Any], where: str) -> dict[str, int]:
+    S = sum((e * e for e in values["eps"]), Fraction(0))
+    return {"branch": branch_of(S, values["n"])}
+
+
+@result("RRUV16:Lem6.4", title="Privacy odometer with a fixed x", kind="odometer",
+        statement=r"\sum_j\varepsilon_j\tfrac{e^{\varepsilon_j}-1}{2}+\sqrt{2(\sum_i"
+                  r"\varepsilon_i^2+x)(1+\tfrac12\log(\tfrac{\sum_i\varepsilon_i^2}{x}+1))"
+                  r"\log(2/\delta_g)}",
+        params=[nonneg_seq("eps", "0.01,0.01", "epsilons of the rounds run", default=()),
+                positive("x", "0.1", "fixed x > 0, chosen before the interaction"),
+                unit_open("delta_g", "0.001", "failure probability, below 1/e")],
+        probabilistic=True,
+        precondition=all_of(inv_e_precondition("delta_g"), max_length("eps", MAX_ROUNDS)),
+        notes="x must not depend on the realised epsilons (x = sum eps_i^2 would be "
+              "invalid, by (7)). The proof's 'for any beta > 0' means x.")
+def fixed_x_odometer(ctx: Ctx, eps: list[MPF], x: MPF, delta_g: MPF) -> MPF:
+    """Lemma 6.4's odometer value for the realised epsilons.
+
+    RRUV16 Lemma 6.4: for ``delta_g in (0, 1/e)`` and any fixed ``x > 0``, a valid
+    privacy odometer.  Domain: ``eps_i >= 0`` (possibly none), ``x > 0``,
+    ``delta_g in (0, 1/e)``.  Catalog-003 §8: 1000 rounds of 0.01, ``x = 0.1``,
+    ``delta_g = 1e-3`` give 2.0736316215620523 (double precision: 13 digits agree).
+
+    >>> print(mpmath.nstr(fixed_x_odometer(eps=["0.01"] * 1000, x="0.1", delta_g="1e-3"), 13))
+    2.073631621562
+    """
+    drift, S = drift_and_square_sum(ctx, eps)
+    return fixed_x_value(ctx, drift, S, x, delta_g)
+
+
+@result("RRUV16:Thm6.5", title="Advanced privacy odometer", kind="odometer",
+                statement=r"\sum_i\varepsilon_i\tfrac{e^{\varepsilon_i}-1}{2}+\begin{cases}"
+                          r"\sqrt{2S(\log(110e)+2\log\frac{\log n}{\delta_g})}&S\in[n^{-2},1]"
+                          r"\ (11)\\ \sqrt{2(n^{-2}+S)(1+\frac12\log(1+n^2S))\log\frac{4\log_2n}"
+                          r"{\delta_g}}&\text{else (12)}\end{cases},\ S=\sum_i\varepsilon_i^2",
+                params=[nonneg_seq("eps", "0.01,0.01", "epsilons of the rounds run",
+                                   default=()),
+                        Param("n", "int", lo=Fraction(2), example="1000",
+                              doc="dataset size n >= 2 (enters through log n, 1/n^2)"),
+                        unit_open("delta_g", "0.05", "failure probability, below 1/e")],
+                prepare=_branch_decide, probabilistic=True,
+                precondition=all_of(inv_e_precondition("delta_g"),
+                                    max_length("eps", MAX_ROUNDS)),
+                notes="Branch by S = sum eps_i^2, exactly, both ends of [1/n^2, 1] inclusive. "
+                      "(12) as stated (log(4 log2(n)/delta_g)); its proof prints "
+                      "log(2 log2(n)/delta_g) (erratum RRUV16:Thm6.5-proof12). Natural log; "
+                      "log2 is base 2. Needs n >= 2 (log n > 0).")
+def advanced_odometer(ctx: Ctx, eps: list[MPF], n: int, delta_g: MPF,
+                      branch: int) -> OdometerValue:
+    """Theorem 6.5's odometer value for the realised epsilons, and its branch.
+
+    RRUV16 Theorem 6.5: for ``delta_g in (0, 1/e)`` a valid privacy odometer, (11) when
+    ``sum eps_i^2`` lies in ``[1/n^2, 1]`` and (12) otherwise.  Domain: ``eps_i >= 0``
+    (possibly none), integer ``n >= 2``, ``delta_g in (0, 1/e)``.  Catalog-003 §8
+    (``n = 10^4``, ``delta_g = 1e-3``): 1000 rounds of 0.01 give 2.239161273812178 by
+    (11); 200 rounds of 0.1 give 22.48706441292712 and 10 rounds of 1e-6 give
+    0.0004668450204048619, both by (12).
+
+    >>> out = advanced_odometer(eps=["0.01"] * 1000, n=10**4, delta_g="1e-3")
+    >>> print(mpmath.nstr(out.value, 13), out.branch)  # catalog in double precision
+    2.239161273812 11
+    >>> print(mpmath.nstr(advanced_odometer(eps=["0.1"] * 200, n=10**4, delta_g="1e-3").value, 15))
+    22.4870644129271
+    >>> print(mpmath.nstr(advanced_odometer(eps=["1e-6"] * 10, n=10**4, delta_g="1e-3").value, 15))
+    0.000466845020404862
+    """
+    drift, S = drift_and_square_sum(ctx, eps)
+    return OdometerValue(advanced_value(ctx, drift, S, n, delta_g, branch), branch)
+
+
+def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:
+    """The *invalid* "tempting heuristic": Theorem 2.10 on the realised parameters.
+
+    ``sum eps_i (e^eps_i - 1) + sqrt(2 sum eps_i^2 log(1/delta_g))`` (RRUV16 §1.1,
+    footnote 2's heterogeneous advanced composition, ``RRUV16:fn2-advanced``) used as an
+    odometer.  Theorem 6.1 says no odometer of this order is valid; the stopping-time
+    adversary exceeds it with probability about 0.2 at ``delta_g = 0.05`` (catalog-003
+    §6).  Not registered: it exists to be rejected by the statistical tests.
+    """
+    return 2 * drift + ctx.sqrt(2 * S * ctx.log(1 / delta_g))
+
+
+# ---- errata of RRUV16 §6 (advanced composition for odometers) ------------------------
+
+@erratum("RRUV16:Thm6.5-proof12", location="RRUV16 (seed 003) §6, proof of Theorem 6.5, (12)",
+         printed=r"\log(2\log_2(n)/\delta_g)\ \text{(proof display, with a stray }\sum_{j=1}^k)",
+         corrected=r"\log(4\log_2(n)/\delta_g)\ \text{as in the statement (12): Lemma 6.4 at }"
+                   r"x=1/n^2,\ \delta_g/(2\log_2 n)",
+         kind="inconsistency", result="RRUV16:Thm6.5")
+def _check_proof_12() -> Check:
+    """(12) equals Lemma 6.4 with x = 1/n^2 at delta_g/(2 log2 n); the proof's form is smaller."""
+    n, dg = 10**4, Fraction(1, 1000)
+    eps = ["0.1"] * 200  # S = 2 > 1: branch (12)
+    with mp.workdps(50):
+        stated = advanced_odometer(eps=eps, n=n, delta_g=dg)
+        log2n = mp.log(n) / mp.log(2)
+        # Lemma 6.4 at delta_g/(2 log2 n): log(2/that) = log(4 log2 n/delta_g), union bound
+        # with the (11) case's delta_g/2 gives delta_g in total.
+        d = mp.mpf(dg.numerator) / dg.denominator
+        piece = fixed_x_odometer(eps=eps, x=Fraction(1, n * n), delta_g=d / 2 / log2n)
+        proof = fixed_x_odometer(eps=eps, x=Fraction(1, n * n), delta_g=d / log2n)
+        same = abs(stated.value - piece) < mp.mpf(10) ** -40
+        ok = stated.branch == 12 and same and proof < stated.value
+        detail = (f"200 x 0.1, n = 1e4, delta_g = 1e-3: (12) = {mpmath.nstr(stated.value, 12)} = "
+                  f"Lemma 6.4(x = 1/n^2, delta_g/(2 log2 n)); the proof's log(2 log2 n/delta_g) "
+                  f"gives {mpmath.nstr(proof, 12)}")
+    return Check(bool(ok), detail)
+
+
+@erratum("RRUV16:Thm6.5-granularity", location="RRUV16 (seed 003) §6, remark after Theorem 6.5",
+         printed=r"\log_2(n^2)/\delta_g\text{ in (11) is replaced by }\log_2(1/\gamma)/\delta_g",
+         corrected=r"(11)\text{ now reads }\log(\log(n)/\delta_g)\text{; the remark fits the "
+                   r"conference form }4\log_2n=2\log_2(n^2)\text{; not implemented}",
+         kind="inconsistency", result=None)
+def _check_granularity() -> Check:
+    """The printed (11) has no log2(n^2)/delta_g term; the old (conference) one had 4 log2 n."""
+    n, dg = 10**4, mp.mpf("1e-3")
+    with mp.workdps(30):
+        old_arg = 4 * mp.log(n, 2) / dg
+        remark_arg = 2 * mp.log(n**2, 2) / dg
+        new_arg = mp.log(n) / dg
+        ok = abs(old_arg - remark_arg) < mp.mpf(10) ** -20 and abs(new_arg - old_arg) > 1
+        detail = (f"n = 1e4, delta_g = 1e-3: conference 4 log2(n)/delta_g = "
+                  f"{mpmath.nstr(old_arg, 8)} = 2 log2(n^2)/delta_g; printed (11) uses "
+                  f"log(n)/delta_g = {mpmath.nstr(new_arg, 8)}")
+    return Check(bool(ok), detail)
+
+
+@erratum("RRUV16:Eq7-proof", location="RRUV16 (seed 003) §6, proof of Equation (7)",
+         printed=r"\sigma_n=1-\mu_n^2;\ \mathtt{COMP}_{\varepsilon_g}",
+         corrected=r"\sigma_n^2=1-\mu_n^2\ \text{(variance of (8))};\ \mathtt{COMP}_{\delta_g}",
+         kind="typo", result=None)
+def _check_eq7_sigma() -> Check:
+    """Var[xi] of (8) at gamma = e^(1/n)/(1+e^(1/n)) is 1 - mu_n^2, so sigma_n = sqrt(that)."""
+    n = 10
+    with mp.workdps(40):
+        g = mp.exp(mp.mpf(1) / n) / (1 + mp.exp(mp.mpf(1) / n))
+        mu = 2 * g - 1
+        var = g * (1 - mu) ** 2 + (1 - g) * (1 + mu) ** 2  # E[(xi - mu)^2]
+        ok = abs(var - (1 - mu**2)) < mp.mpf(10) ** -35 and abs(mp.sqrt(var) - (1 - mu**2)) > 0
+        detail = (f"n = 10: Var[xi] = {mpmath.nstr(var, 12)} = 1 - mu_n^2; sigma_n = "
+                  f"{mpmath.nstr(mp.sqrt(var), 12)} differs from 1 - mu_n^2")
+    return Check(bool(ok), detail)
+
+
+@erratum("RRUV16:Lem6.4-proof", location="RRUV16 (seed 003) §6, proof of Lemma 6.4",
+         printed=r"\text{for any }\beta>0", corrected=r"\text{for the fixed }x>0\ "
+         r"\text{(Theorem 4.4 with }U_k^2=4\sum\varepsilon_i^2,\ \delta=\delta_g/2)",
+         kind="typo", result="RRUV16:Lem6.4")
+def _check_lemma_64() -> Check:
+    """The proof's display is Theorem 4.4 with U_k^2 = 4 sum eps_i^2 and x, at delta_g/2."""
+    from reference.results.concentration.rruv16 import loss_mean_bound, martingale_threshold
+
+    eps = ["0.01"] * 1000
+    with mp.workdps(50):
+        lemma = fixed_x_odometer(eps=eps, x="0.1", delta_g="1e-3")
+        drift = sum(loss_mean_bound(eps=e) for e in eps)
+        via = drift + martingale_threshold(U2=4 * Fraction(1, 10), x="0.1", delta="5e-4")
+        ok = abs(lemma - via) < mp.mpf(10) ** -40
+        detail = (f"1000 x 0.01, x = 0.1, delta_g = 1e-3: Lemma 6.4 = {mpmath.nstr(lemma, 14)}, "
+                  f"mean bound + Theorem 4.4 = {mpmath.nstr(via, 14)}")
+    return Check(bool(ok), detail)
+
+
+@erratum("RRUV16:Sec6-no-utility", location="RRUV16 (seed 003) §6, before Theorem 6.5",
+         printed=r"\varepsilon_i<\tfrac1{10n}\Rightarrow e^{\varepsilon_i n}-1<0.1",
+         corrected=r"e^{\varepsilon_i n}-1<e^{0.1}-1\approx0.10517\ \text{(slightly above 0.1)}",
+         kind="error", result=None)
+def _check_no_utility() -> Check:
+    """sup over eps_i < 1/(10 n) of e^{eps_i n} - 1 is e^0.1 - 1 > 0.1."""
+    with mp.workdps(30):
+        sup = mp.expm1(mp.mpf("0.1"))
+        ok = sup > mp.mpf("0.1")
+        detail = f"e^0.1 - 1 = {mpmath.nstr(sup, 10)} > 0.1 (approached as eps_i n -> 0.1)"
+    return Check(bool(ok), detail)

@@ -1,0 +1,161 @@
+"""Exact privacy quantities of finite distributions: the ground truth for closed forms.
+
+Source: RSWR23 (seed 000) §2 — Definition 2.1 ((eps, delta)-DP, read as the hockey-stick
+divergence of a pair of output laws), Definition 2.3 (privacy loss) and the Rényi
+divergence of §2.1.  A pair of output distributions ``P`` (on ``x``) and ``Q`` (on ``x'``)
+is given as two probability vectors over the same finite set of outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, endpoints, expm1, is_interval, log1p, pos_part
+from reference.core.params import Param, distribution, nonneg
+
+
+class FinitePair(NamedTuple):
+    """Two output distributions ``P``, ``Q`` on the outcomes named by ``labels``."""
+
+    P: tuple[MPF, ...]
+    Q: tuple[MPF, ...]
+    labels: tuple[str, ...]
+
+
+class LossDistribution(NamedTuple):
+    """Atoms ``losses`` of a privacy-loss random variable and their probabilities."""
+
+    losses: tuple[MPF, ...]
+    probs: tuple[MPF, ...]
+
+
+def same_length(values: Mapping[str, Any], where: str) -> None:
+    """Precondition: ``P`` and ``Q`` are laws on the same outcomes (equal lengths)."""
+    if len(values["P"]) != len(values["Q"]):
+        raise DomainError("Q", values["Q"], f"must have as many entries as P ({len(values['P'])})",
+                          where)
+
+
+def is_zero(ctx: Ctx, x: MPF) -> bool:
+    """True iff the (nonnegative, exactly converted) probability ``x`` is exactly 0."""
+    if is_interval(ctx):
+        return bool(endpoints(x).hi == 0)
+    return bool(x == 0)
+
+
+def _is_one(ctx: Ctx, x: MPF) -> bool:
+    if is_interval(ctx):
+        ends = endpoints(x)
+        return bool(ends.lo == 1 and ends.hi == 1)
+    return bool(x == 1)
+
+
+def hockey_stick_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
+    """``sum_y (p(y) - e^eps q(y))_+`` in context ``ctx`` (shared by several results)."""
+    w = ctx.exp(eps)
+    return ctx.fsum(pos_part(ctx, p - w * q) for p, q in zip(P, Q, strict=True))
+
+
+_PAIR = [distribution("P", "0.5,0.5", "output law on x"),
+         distribution("Q", "0.25,0.75", "output law on the neighbour x'")]
+
+
+@result("RSWR23:Def2.1", title="Smallest delta of a pair at eps (hockey-stick divergence)",
+        kind="definition",
+        statement=r"\delta(\varepsilon)=\sup_E\big(P(E)-e^{\varepsilon}Q(E)\big)"
+                  r"=\sum_y\big(p(y)-e^{\varepsilon}q(y)\big)_+",
+        params=[*_PAIR, nonneg("eps", "0.5")], precondition=same_length,
+        notes="One direction only (P against Q); DP needs both, see RRUV16:Def2.1.")
+def hockey_stick(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
+    """Smallest ``delta`` with ``P(E) <= e^eps Q(E) + delta`` for every event ``E``.
+
+    RSWR23 Definition 2.1, eq. (1), for one ordered pair of output laws: the supremum over
+    events is attained at ``E = {p > e^eps q}``, giving ``sum_y (p(y) - e^eps q(y))_+``.
+    Domain: ``P``, ``Q`` probability vectors of equal length, ``eps >= 0``.
+
+    >>> hockey_stick(P="0.5,0.5", Q="0.25,0.75", eps=0)  # E = {first outcome}: 1/2 - 1/4
+    mpf('0.25')
+    """
+    return hockey_stick_divergence(ctx, P, Q, eps)
+
+
+def loss_atoms(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF]) -> LossDistribution:
+    """Privacy-loss atoms of ``(P, Q)`` under ``P`` (shared by several results)."""
+    losses: list[MPF] = []
+    probs: list[MPF] = []
+    for p, q in zip(P, Q, strict=True):
+        if is_zero(ctx, p):
+            continue
+        losses.append(ctx.inf if is_zero(ctx, q) else ctx.log(p / q))
+        probs.append(p)
+    return LossDistribution(tuple(losses), tuple(probs))
+
+
+@result("RSWR23:Def2.3", title="Privacy-loss distribution of a finite pair", kind="definition",
+        statement=r"\mathcal L(y)=\log\frac{p(y)}{q(y)},\quad y\sim P",
+        params=_PAIR, precondition=same_length,
+        notes="One atom per outcome of positive P-mass, in the input order (equal losses "
+              "are not merged); +inf where q(y)=0.")
+def privacy_loss_distribution(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF]) -> LossDistribution:
+    """Law of the privacy loss ``log(p(Y)/q(Y))`` with ``Y ~ P``: atoms and their P-masses.
+
+    RSWR23 Definition 2.3 for finite outcome sets.  Outcomes with ``p(y) = 0`` carry no
+    mass and are skipped; ``q(y) = 0 < p(y)`` gives the atom ``+inf``.  Atoms keep the
+    order of the outcomes and equal losses are not merged, so the law is the same and
+    the interval evaluation returns the atoms in the same order as the point one.
+    Domain: ``P``, ``Q`` probability vectors of equal length.
+
+    >>> pld = privacy_loss_distribution(P="0.5,0.5,0", Q="0.25,0.25,0.5")
+    >>> pld.probs, [float(x) for x in pld.losses]  # log 2 = 0.6931...
+    ((mpf('0.5'), mpf('0.5')), [0.6931471805599453, 0.6931471805599453])
+    >>> import mpmath
+    >>> [loss == mpmath.inf for loss in privacy_loss_distribution(P="1,0", Q="0,1").losses]
+    [True]
+    """
+    return loss_atoms(ctx, P, Q)
+
+
+def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -> MPF:
+    """``D_alpha(P || Q)`` in context ``ctx`` (shared by several results)."""
+    atoms = loss_atoms(ctx, P, Q)
+    if any(not is_zero(ctx, p) and is_zero(ctx, q) for p, q in zip(P, Q, strict=True)):
+        return ctx.inf
+    if _is_one(ctx, alpha):
+        return ctx.fsum(p * ell for ell, p in zip(atoms.losses, atoms.probs, strict=True))
+    a = alpha - 1
+    # sum_y p (p/q)^a = sum p + sum p expm1(a L): log1p keeps accuracy as alpha -> 1.
+    excess = ctx.fsum(p * expm1(ctx, a * ell) for ell, p in zip(atoms.losses, atoms.probs,
+                                                                  strict=True))
+    return log1p(ctx, ctx.fsum(atoms.probs) - 1 + excess) / a
+
+
+@result("RSWR23:Renyi", title="Rényi divergence of a finite pair", kind="definition",
+        statement=r"D_\alpha(P\|Q)=\frac1{\alpha-1}\log\mathbb E_{y\sim P}"
+                  r"\Big[\Big(\tfrac{p(y)}{q(y)}\Big)^{\alpha-1}\Big],\ "
+                  r"D_1=\mathrm{KL}(P\|Q)",
+        params=[*_PAIR, Param("alpha", "real", lo=Fraction(1), example="2",
+                              doc="order alpha >= 1 (1 gives the KL divergence)")],
+        precondition=same_length,
+        notes="+inf when P is not absolutely continuous with respect to Q.")
+def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -> MPF:
+    """Rényi divergence ``D_alpha(P || Q)`` of order ``alpha >= 1`` (``alpha = 1``: KL).
+
+    RSWR23 §2.1 (unnumbered definition).  ``+inf`` when some outcome has ``p > 0 = q``.
+    Domain: ``P``, ``Q`` probability vectors of equal length, ``alpha >= 1``.
+
+    >>> from mpmath import nstr
+    >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=2), 40))  # log(1/4/(1/4) + 1/4/(3/4))
+    0.2876820724517809274392190059938274315035
+    >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=1), 40))  # (log 2 + log(2/3))/2
+    0.1438410362258904637196095029969137157518
+    """
+    return renyi_divergence(ctx, P, Q, alpha)
+
+
+__all__ = ["FinitePair", "LossDistribution", "hockey_stick", "hockey_stick_divergence",
+           "is_zero", "loss_atoms", "privacy_loss_distribution", "renyi", "renyi_divergence",
+           "same_length"]

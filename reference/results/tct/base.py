@@ -1,0 +1,136 @@
+"""Shared machinery of the target-charging family (CL23, seed 004).
+
+* :func:`exact_result` makes a result whose formula receives the **exact** inputs
+  (``Fraction`` and tuples of them) instead of context numbers: the finite q-target
+  oracle decides exact linear programs and must see the probabilities themselves.
+* :func:`ratio_bracket` encloses ``e^eps`` between two short rationals, so quantities
+  that are monotone in ``e^eps`` are enclosed by two exact computations.
+* :func:`label_note` formats the catalog's confidence label for ``notes``: every formula
+  of this family was lost from the seed, so a result says which kind of reconstruction
+  it is (catalog-004 labels ``recovered``, ``reconstructed and numerically verified``,
+  ``uncertain``) and never presents a reconstructed constant as the paper's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Literal, TypeVar
+
+from mpmath import iv, mp
+
+from reference.core.errors import DomainError
+from reference.core.model import Result, ResultKind, Status, result
+from reference.core.numeric import MPF, Ctx, endpoints, exact, get_dps, is_interval, to_ctx, working
+from reference.core.params import Param
+
+R = TypeVar("R")
+
+Label = Literal["recovered", "reconstructed and numerically verified", "uncertain"]
+
+#: Guard digits of the rational bracket of ``e^eps`` beyond the working precision.
+BRACKET_GUARD = 10
+
+
+def label_note(label: Label, detail: str = "") -> str:
+    """``notes`` text carrying catalog-004's confidence label (shown by ``catalog --json``)."""
+    if label == "recovered":
+        text = "catalog-004 label: recovered from surviving text. The seed lost every formula " \
+               "of CL23; the surviving prose fixes this statement, its symbols filled in by " \
+               "catalog-004 (not the paper's printed display)."
+    else:
+        text = f"catalog-004 label: {label}. The seed lost every formula of CL23; this form " \
+               "is the catalog's reconstruction, not the paper's printed one."
+    return f"{text} {detail}".strip()
+
+
+def exact_result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],
+                 status: Status, notes: str, probabilistic: bool = False,
+                 precondition: Callable[[Mapping[str, Any], str], None] | None = None,
+                 ) -> Callable[[Callable[..., R]], Result[R]]:
+    """:func:`reference.core.model.result` with ``exact_inputs=True`` (the formula gets the
+    exact ``Fraction`` inputs: the finite q-target oracle decides exact linear programs)."""
+    return result(rid, title=title, kind=kind, statement=statement, params=params,
+                  status=status, notes=notes, probabilistic=probabilistic,
+                  precondition=precondition, exact_inputs=True)
+
+
+# ---- rational brackets of e^eps ---------------------------------------------------------
+
+def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """The rational with the smallest denominator in ``[lo, hi]`` (``0 <= lo <= hi``).
+
+    Continued-fraction (Stern–Brocot) descent; short rationals keep the exact linear
+    programs fast.
+
+    >>> simplest_between(Fraction(314, 100), Fraction(315, 100))
+    Fraction(22, 7)
+    """
+    if lo > hi:
+        raise ValueError("empty interval")
+    floor = math.floor(lo)
+    if Fraction(floor) == lo:
+        return Fraction(floor)
+    if floor + 1 <= hi:
+        return Fraction(floor + 1)
+    # lo, hi in (floor, floor + 1): recurse on the reciprocals of the fractional parts.
+    inner = simplest_between(1 / (hi - floor), 1 / (lo - floor))
+    return floor + 1 / inner
+
+
+def ratio_bracket(eps: Fraction, digits: int | None = None) -> tuple[Fraction, Fraction]:
+    """Short rationals ``w_lo <= e^eps <= w_hi``, relative width about ``10**-digits``.
+
+    The default is the working precision plus guard digits.  ``eps = 0`` gives ``(1, 1)``.
+
+    >>> lo, hi = ratio_bracket(Fraction(1), digits=6)
+    >>> lo < Fraction(27182818, 10**7) < hi, float(hi - lo) < 1e-5
+    (True, True)
+    """
+    if eps == 0:
+        return Fraction(1), Fraction(1)
+    dps = (get_dps() + BRACKET_GUARD) if digits is None else digits
+    with working(iv, dps + 5):
+        enc = endpoints(iv.exp(to_ctx(iv, eps)))
+    lo = exact(enc.lo, "e^eps", "ratio_bracket")
+    hi = exact(enc.hi, "e^eps", "ratio_bracket")
+    slack = hi * Fraction(1, 10**dps)
+    return simplest_between(max(Fraction(0), lo - slack), lo), simplest_between(hi, hi + slack)
+
+
+def fraction_to_ctx(ctx: Ctx, lo: Fraction, hi: Fraction | None = None) -> MPF:
+    """``[lo, hi]`` (or the point ``lo``) as a context number; outward-rounded for ``iv``."""
+    if not is_interval(ctx):
+        return to_ctx(ctx, lo)
+    a = endpoints(to_ctx(iv, lo)).lo
+    b = endpoints(to_ctx(iv, lo if hi is None else hi)).hi
+    return iv.mpf((a, b))
+
+
+def check_target(target: Sequence[int], size: int, name: str, where: str) -> frozenset[int]:
+    """Outcome indices of a target set, each in ``[0, size)``."""
+    for t in target:
+        if not 0 <= t < size:
+            raise DomainError(name, list(target), f"must hold outcome indices in [0, {size})",
+                              where)
+    return frozenset(target)
+
+
+def mp_value(x: Fraction) -> MPF:
+    """The rational ``x`` at the working precision (for doctests and messages)."""
+    return to_ctx(mp, x)
+
+
+def require_pure_pair(P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction, name: str,
+                      where: str) -> None:
+    """DomainError unless ``P ~_eps Q`` (pointwise ratios within ``e^eps``), decided exactly
+    on a rational bracket of ``e^eps``."""
+    lo, hi = ratio_bracket(eps)
+    worst_hi = any(max(p, q) > hi * min(p, q) for p, q in zip(P, Q, strict=True))
+    if worst_hi:
+        raise DomainError(name, [float(x) for x in Q], "must be eps-indistinguishable from the "
+                          "other law (every ratio within e^eps)", where)
+    if any(max(p, q) > lo * min(p, q) for p, q in zip(P, Q, strict=True)):
+        raise DomainError(name, [float(x) for x in Q], "has a ratio within the working "
+                          "precision of e^eps; raise reference.precision", where)

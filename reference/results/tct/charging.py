@@ -1,0 +1,341 @@
+"""Privacy of target charging: CL23 Lemma 2.2, Theorem B.4, Remark B.5, Lemma 2.7.
+
+TCT (Algorithm 1 / 6, rebuilt in catalog-004 §4) runs adaptively chosen
+``(eps, delta_i)``-DP calls, each with a q-target, and halts at the ``tau``-th target hit
+(or when the accumulated delta would exceed ``Delta``).  Theorem B.4's simulator calls the
+data holder only on the ``B``-part of each decomposition, and each such call hits with
+probability at least ``q``; so the number of holder calls exceeds ``m`` with probability at
+most ``beta_m = P[Bin(m, q) <= tau - 1]``, and otherwise at most ``m`` eps-DP calls are
+composed.  Hence, for every integer ``m >= tau``: ``(eps m, Delta + beta_m)``-DP and
+``(eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1), delta* + Delta + beta_m)``-DP.
+
+The paper bounds ``beta_m`` at ``m = floor((1 + alpha) tau / q)`` by the simplified
+Chernoff bound ``e^{-alpha^2 tau/(2(1+alpha))}``; the raw Chernoff bound
+``e^{-tau(alpha - ln(1+alpha))}`` and the exact binomial tail are smaller (catalog-004 §4).
+Every formula was lost from the seed: these are the catalog's reconstructions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import mpmath
+
+from reference.core.errors import DomainError
+from reference.core.model import result
+from reference.core.numeric import MPF, Ctx, endpoints, expm1, extra_bits, log1p, to_ctx
+from reference.core.params import Param, count, nonneg, positive, unit_closed_open, unit_open
+from reference.results.tct.base import exact_result, label_note
+
+#: Largest hit budget accepted (the exact tail sums tau terms).
+MAX_HITS = 10**5
+_Q = Param("q", "real", lo=Fraction(0), lo_open=True, hi=Fraction(1), example="0.475",
+           doc="q of every target (the smallest, for mixed targets)")
+_TAU = count("tau", "20", "target-hit budget: TCT halts at the tau-th hit", hi=MAX_HITS)
+_ALPHA = positive("alpha", "1", "slack of the Chernoff step: m = floor((1+alpha) tau/q)")
+_EPS = nonneg("eps", "0.1", "privacy parameter of every call (the largest, if mixed)")
+_DELTA_STAR = unit_open("delta_star", "1e-6", "slack of advanced composition")
+_BUDGET = unit_closed_open("Delta", "0", "budget of the summed deltas of the calls (Alg. 6)",
+                           default="0")
+
+
+class TCTBound(NamedTuple):
+    """``(eps, delta)``-DP of target charging, and the number ``m`` of composed calls."""
+
+    eps: MPF
+    delta: MPF
+    m: MPF
+
+
+class TailBounds(NamedTuple):
+    """``P[Bin(m, q) <= tau - 1]`` at ``m = floor((1+alpha) tau/q)``: exact and two bounds."""
+
+    m: MPF
+    exact: MPF
+    raw: MPF
+    simplified: MPF
+
+
+class TauBounds(NamedTuple):
+    """Smallest real ``tau`` making the tail at most ``delta`` (simplified / raw Chernoff)."""
+
+    simplified: MPF
+    raw: MPF
+
+
+class MultiBound(NamedTuple):
+    """``(eps', r delta')``-DP of r-target charging."""
+
+    eps: MPF
+    delta: MPF
+
+
+def calls(q: Fraction, tau: int, alpha: Fraction) -> int:
+    """``m_alpha = floor((1 + alpha) tau / q)`` (exact; at least ``tau + 1`` when ``q <= 1``)."""
+    return math.floor((1 + alpha) * tau / q)
+
+
+def _guard(ctx: Ctx, terms: int) -> contextlib.AbstractContextManager[None]:
+    """Guard bits for a sum of ``terms`` terms."""
+    return extra_bits(ctx, 20 + 2 * max(terms, 1).bit_length())
+
+
+def binomial_lower_tail(ctx: Ctx, m: int, q: MPF, tau: int) -> MPF:
+    """``P[Bin(m, q) <= tau - 1]`` summed term by term (rigorous in ``iv``)."""
+    if endpoints(q).lo >= 1:
+        return ctx.zero
+    with _guard(ctx, tau):
+        term = ctx.exp(m * log1p(ctx, -q))       # j = 0
+        odds = q / (1 - q)
+        total = ctx.zero
+        for j in range(min(tau, m + 1)):
+            total += term
+            term = term * (m - j) / (j + 1) * odds
+        return +total
+
+
+def simplified_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
+    """``exp(-alpha^2 tau / (2 (1 + alpha)))``."""
+    return ctx.exp(-alpha * alpha * tau / (2 * (1 + alpha)))
+
+
+def chernoff_rate(ctx: Ctx, alpha: MPF) -> MPF:
+    """``alpha - ln(1 + alpha)``, with guard bits against its cancellation (~ alpha^2/2)."""
+    size = endpoints(alpha).hi
+    extra = 20 + (max(0, -2 * int(mpmath.mag(size))) if size > 0 else 0)
+    with _guard(ctx, 1), extra_bits(ctx, extra):
+        return +(alpha - log1p(ctx, alpha))
+
+
+def raw_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
+    """``exp(-tau (alpha - ln(1 + alpha)))``."""
+    return ctx.exp(-tau * chernoff_rate(ctx, alpha))
+
+
+def advanced_eps(ctx: Ctx, eps: MPF, m: int, delta_star: MPF) -> MPF:
+    """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (DRV10, catalog-004 Lemma A.4)."""
+    return eps * ctx.sqrt(2 * m * ctx.log(1 / delta_star)) + m * eps * expm1(ctx, eps)
+
+
+_LABEL = label_note("reconstructed and numerically verified",
+                    "m = floor((1+alpha) tau/q) (verified safe); the paper's display may "
+                    "write eps (1+alpha) tau/q, the rounding and the advanced term "
+                    "(k eps (e^eps-1) or 2 k eps^2) are uncertain (open question 5).")
+
+
+@exact_result("CL23:ThmB.4-tail", title="TCT failure probability: exact, raw and simplified",
+              kind="bound",
+              statement=r"P[\mathrm{Bin}(m,q)\le\tau-1]\le e^{-\tau(\alpha-\ln(1+\alpha))}\le "
+                        r"e^{-\alpha^2\tau/(2(1+\alpha))},\ m=\lfloor(1+\alpha)\tau/q\rfloor",
+              params=[_Q, _TAU, _ALPHA], status="reconstructed", probabilistic=True,
+              notes=_LABEL)
+def tct_tail(ctx: Ctx, q: Fraction, tau: int, alpha: Fraction) -> TailBounds:
+    """The tail ``P[NB(tau, q) > m] = P[Bin(m, q) <= tau - 1]`` and its Chernoff bounds.
+
+    CL23 Theorem B.4, inequality (1) and its Chernoff chain (catalog-004 §4, label
+    *reconstructed and numerically verified*): at ``m = floor((1+alpha) tau/q)`` the exact
+    binomial tail is at most ``e^{-tau(alpha - ln(1+alpha))}`` (raw) and at most
+    ``e^{-alpha^2 tau/(2(1+alpha))}`` (simplified, the paper's).  Domain: ``q in (0, 1]``,
+    integer ``1 <= tau <= 10**5``, ``alpha > 0``.
+
+    Catalog-004 §4 check (d) (at ``q = 1/(e^0.1+1)`` it lists 3.845e-3, 0.151, 0.1889);
+    ``scipy.stats.binom.cdf(19, 63, 0.475)`` gives 0.0038492:
+
+    >>> b = tct_tail(q="0.475", tau=20, alpha="0.5")
+    >>> print(b.m, mpmath.nstr(b.exact, 5), mpmath.nstr(b.raw, 3), mpmath.nstr(b.simplified, 4))
+    63.0 0.0038492 0.151 0.1889
+    """
+    m = calls(q, tau, alpha)
+    a = to_ctx(ctx, alpha)
+    return TailBounds(ctx.mpf(m), binomial_lower_tail(ctx, m, to_ctx(ctx, q), tau),
+                      raw_tail(ctx, tau, a), simplified_tail(ctx, tau, a))
+
+
+@exact_result("CL23:ThmB.4", title="Privacy of target charging (basic composition)",
+              kind="composition",
+              statement=r"\big(\varepsilon m,\ \Delta+e^{-\alpha^2\tau/(2(1+\alpha))}\big),\ "
+                        r"m=\lfloor(1+\alpha)\tau/q\rfloor",
+              params=[_EPS, _Q, _TAU, _ALPHA, _BUDGET], status="reconstructed",
+              probabilistic=True, notes=_LABEL)
+def tct_basic(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
+              Delta: Fraction) -> TCTBound:
+    """Algorithm 6 is ``(eps m, Delta + e^{-alpha^2 tau/(2(1+alpha))})``-DP.
+
+    CL23 Theorem B.4, first line (catalog-004 §4, label *reconstructed and numerically
+    verified*), with ``m = floor((1+alpha) tau/q)``.  Domain: ``eps >= 0``,
+    ``q in (0, 1]``, integer ``1 <= tau <= 10**5``, ``alpha > 0``, ``Delta in [0, 1)``.
+
+    >>> b = tct_basic(eps="0.1", q="0.475", tau=20, alpha=1)   # m = 84, catalog-004 §4
+    >>> print(mpmath.nstr(b.eps, 6), mpmath.nstr(b.delta, 3), b.m)
+    8.4 0.00674 84.0
+    """
+    m = calls(q, tau, alpha)
+    e = to_ctx(ctx, eps)
+    return TCTBound(e * m, to_ctx(ctx, Delta) + simplified_tail(ctx, tau, to_ctx(ctx, alpha)),
+                    ctx.mpf(m))
+
+
+@exact_result("CL23:ThmB.4-advanced", title="Privacy of target charging (advanced composition)",
+              kind="composition",
+              statement=r"\big(\varepsilon\sqrt{2m\ln(1/\delta^*)}+m\varepsilon(e^\varepsilon-1),"
+                        r"\ \delta^*+\Delta+e^{-\alpha^2\tau/(2(1+\alpha))}\big)",
+              params=[_EPS, _Q, _TAU, _ALPHA, _DELTA_STAR, _BUDGET], status="reconstructed",
+              probabilistic=True, notes=_LABEL)
+def tct_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
+                 delta_star: Fraction, Delta: Fraction) -> TCTBound:
+    """Algorithm 6 with advanced composition of the ``m`` holder calls.
+
+    CL23 Theorem B.4, second line (catalog-004 §4, label *reconstructed and numerically
+    verified*): ``eps' = eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1)``,
+    ``delta' = delta* + Delta + e^{-alpha^2 tau/(2(1+alpha))}``.  Domain as CL23:ThmB.4 and
+    ``delta* in (0, 1)``.
+
+    >>> b = tct_advanced(eps="0.1", q="0.475", tau=20, alpha=1, delta_star="1e-6")
+    >>> print(mpmath.nstr(b.eps, 4), b.m)  # catalog-004 §4 end-to-end table: 5.70
+    5.701 84.0
+    """
+    m = calls(q, tau, alpha)
+    e, ds = to_ctx(ctx, eps), to_ctx(ctx, delta_star)
+    delta = ds + to_ctx(ctx, Delta) + simplified_tail(ctx, tau, to_ctx(ctx, alpha))
+    return TCTBound(advanced_eps(ctx, e, m, ds), delta, ctx.mpf(m))
+
+
+def _m_check(values: Mapping[str, Any], where: str) -> None:
+    if values["m"] < values["tau"]:
+        raise DomainError("m", values["m"], f"must be at least tau ({values['tau']})", where)
+
+
+@exact_result("CL23:ThmB.4-exact", title="Privacy of target charging with the exact tail",
+              kind="composition",
+              statement=r"\big(\varepsilon m,\ \Delta+P[\mathrm{Bin}(m,q)\le\tau-1]\big)\ "
+                        r"\text{for every integer }m\ge\tau",
+              params=[_EPS, _Q, _TAU, count("m", "84", "number of holder calls composed",
+                                            hi=10**7), _BUDGET],
+              precondition=_m_check, status="reconstructed", probabilistic=True,
+              notes=label_note("reconstructed and numerically verified", "The stronger "
+                               "form the proof gives directly (catalog-004 §4): a strict "
+                               "improvement over both Chernoff bounds."))
+def tct_exact(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, m: int,
+              Delta: Fraction) -> TCTBound:
+    """Algorithm 6 is ``(eps m, Delta + P[Bin(m, q) <= tau - 1])``-DP for every ``m >= tau``.
+
+    CL23 Theorem B.4 in the form its proof gives (catalog-004 §4, label *reconstructed and
+    numerically verified*): the binomial tail itself instead of a Chernoff bound on it.
+    Domain: ``eps >= 0``, ``q in (0, 1]``, integers ``1 <= tau <= m``, ``Delta in [0, 1)``.
+
+    >>> b = tct_exact(eps="0.1", q="0.475", tau=20, m=84)
+    >>> print(mpmath.nstr(b.delta, 4))  # scipy.stats.binom.cdf(19, 84, 0.475) = 2.2238e-6
+    2.224e-6
+    """
+    return TCTBound(to_ctx(ctx, eps) * m,
+                    to_ctx(ctx, Delta) + binomial_lower_tail(ctx, m, to_ctx(ctx, q), tau),
+                    ctx.mpf(m))
+
+
+@exact_result("CL23:Lem2.2", title="Simplified meta privacy cost of target charging",
+              kind="composition",
+              statement=r"\varepsilon'=(1+\alpha)\frac{\tau}{q}\varepsilon,\ \ \delta=e^{-"
+                        r"\alpha^2\tau/(2(1+\alpha))}",
+              params=[_EPS, _Q, _TAU, _ALPHA], status="reconstructed", probabilistic=True,
+              notes=label_note("reconstructed and numerically verified",
+                               "Theorem B.4 with Delta = 0 and the unrounded (1+alpha) tau/q; "
+                               "the paper's exact display (= or ~, e^-Omega(tau)) is uncertain."))
+def tct_simple(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction) -> TCTBound:
+    """TCT with eps-DP calls and q-targets, halted at ``tau`` hits, is
+    ``((1+alpha) tau eps / q, e^{-alpha^2 tau/(2(1+alpha))})``-DP.
+
+    CL23 Lemma 2.2 (catalog-004 §4, label *reconstructed and numerically verified*); the
+    unrounded ``(1+alpha) tau/q`` is at least Theorem B.4's ``m``.  Domain: ``eps >= 0``,
+    ``q in (0, 1]``, integer ``1 <= tau <= 10**5``, ``alpha > 0``.
+
+    >>> b = tct_simple(eps="0.1", q="0.5", tau=10, alpha=1)
+    >>> print(b.eps, mpmath.nstr(b.delta, 6))  # 2 * 10 * 0.1 / 0.5; e^-2.5
+    4.0 0.082085
+    """
+    a = to_ctx(ctx, alpha)
+    return TCTBound(to_ctx(ctx, (1 + alpha) * tau * eps / q), simplified_tail(ctx, tau, a),
+                    ctx.mpf(calls(q, tau, alpha)))
+
+
+@exact_result("CL23:Lem2.2-advanced", title="Meta privacy cost of TCT, advanced composition",
+              kind="composition",
+              statement=r"\big(\varepsilon\sqrt{2m\ln(1/\delta^*)}+m\varepsilon(e^\varepsilon-1),\ "
+                        r"\delta^*+e^{-\alpha^2\tau/(2(1+\alpha))}\big)",
+              params=[_EPS, _Q, _TAU, _ALPHA, _DELTA_STAR], status="reconstructed",
+              probabilistic=True,
+              notes=label_note("reconstructed and numerically verified",
+                               "Advanced composition [DRV10] of m = floor((1+alpha) tau/q) "
+                               "eps-DP calls; Theorem B.4 with Delta = 0."))
+def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
+                        delta_star: Fraction) -> TCTBound:
+    """Lemma 2.2's alternative: advanced composition of ``floor((1+alpha) tau/q)`` calls.
+
+    CL23 Lemma 2.2, second sentence (catalog-004 §4, label *reconstructed and numerically
+    verified*).  Domain as CL23:Lem2.2 and ``delta* in (0, 1)``.
+
+    >>> b = tct_simple_advanced(eps="0.1", q="0.475", tau=20, alpha=1, delta_star="1e-6")
+    >>> print(mpmath.nstr(b.eps, 4), mpmath.nstr(b.delta, 3))
+    5.701 0.00674
+    """
+    out: TCTBound = tct_advanced.core(ctx, eps=eps, q=q, tau=tau, alpha=alpha,
+                                      delta_star=delta_star, Delta=Fraction(0))
+    return out
+
+
+@result("CL23:RemB.5", title="Number of target hits for a given failure probability",
+        kind="bound",
+        statement=r"\tau\ge\frac{2(1+\alpha)}{\alpha^2}\ln\frac1\delta\ \text{(simplified)},\ "
+                  r"\tau\ge\frac{\ln(1/\delta)}{\alpha-\ln(1+\alpha)}\ \text{(raw)}",
+        params=[unit_open("delta", "1e-6", "target failure probability"),
+                positive("alpha", "1")],
+        status="reconstructed",
+        notes=label_note("reconstructed and numerically verified",
+                         "Coefficients at alpha = 0.5, 1, 2: 12, 4, 1.5 (simplified) and "
+                         "10.58, 3.26, 1.11 (raw). Which alpha the paper's three examples use "
+                         "is uncertain (open question 6)."))
+def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
+    """Smallest real ``tau`` with tail at most ``delta``, by either Chernoff bound.
+
+    CL23 Remark B.5 (catalog-004 §4, label *reconstructed and numerically verified*):
+    ``2(1+alpha)/alpha^2 ln(1/delta)`` and ``ln(1/delta)/(alpha - ln(1+alpha))``; take the
+    ceiling for an integer budget.  Domain: ``delta in (0, 1)``, ``alpha > 0``.
+
+    >>> t = hits_for_delta(delta=mpmath.exp(-1), alpha=1)  # the coefficients at alpha = 1
+    >>> print(t.simplified, mpmath.nstr(t.raw, 4))
+    4.0 3.259
+    """
+    log_term = ctx.log(1 / delta)
+    return TauBounds(2 * (1 + alpha) / (alpha * alpha) * log_term,
+                     log_term / chernoff_rate(ctx, alpha))
+
+
+@result("CL23:Lem2.7", title="Privacy of multi-target charging", kind="composition",
+        statement=r"(\varepsilon',\delta')\text{ for TCT}\Rightarrow(\varepsilon',r\delta')"
+                  r"\text{ for }r\text{-TCT}",
+        params=[nonneg("eps_prime", "8.4", "eps' of single-target TCT (same eps, q, tau)"),
+                unit_closed_open("delta_prime", "0.00674", "delta' of single-target TCT"),
+                count("r", "2", "number of targets per call")],
+        status="reconstructed",
+        notes=label_note("recovered", "Surviving text: 'The number of targets only multiplies "
+                         "the privacy parameter'; the parameter (delta) and the factor r are "
+                         "reconstructed, halting at min_j C_j = tau (open question 7)."))
+def multi_target(ctx: Ctx, eps_prime: MPF, delta_prime: MPF, r: int) -> MultiBound:
+    """r-target charging (halt when every target has ``tau`` hits) is ``(eps', r delta')``-DP.
+
+    CL23 Lemma 2.7 (catalog-004 §9; label *recovered* for "only multiplies the privacy
+    parameter", the statement itself reconstructed): each halting transcript is valid for
+    the target filled last, so an event splits into ``r`` single-target events.  Domain:
+    ``eps' >= 0``, ``delta' in [0, 1)``, integer ``r >= 1`` (the result may exceed 1).
+
+    >>> multi_target(eps_prime="8.4", delta_prime="0.01", r=3).delta
+    mpf('0.03')
+    """
+    return MultiBound(eps_prime, r * delta_prime)
+
+
+__all__ = ["MultiBound", "TCTBound", "TailBounds", "TauBounds", "advanced_eps",
+           "binomial_lower_tail", "calls", "raw_tail", "simplified_tail"]

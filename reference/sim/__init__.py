@@ -1,0 +1,1 @@
+"""Vectorised samplers, adversaries and the statistical harness (numpy and scipy start here)."""

@@ -1,0 +1,1 @@
+"""The command line, audits, conformance, benchmarks and experiments."""

@@ -1,0 +1,1 @@
+"""Experiments of the sources, run from the command line."""
