@@ -1,4 +1,5 @@
-"""Property tests of the zCDP -> DP conversions and the Gaussian curve (reference.results.conversions).
+"""Property tests of the zCDP -> DP conversions and the Gaussian curve
+(reference.results.conversions).
 
 Expected numbers come from independent routes: the published library numbers of the
 anchors report (§3.1, computed there with mpmath at 50 digits and several libraries),
@@ -20,7 +21,6 @@ from mpmath import mp
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-import reference.results.conversions  # noqa: F401  (registers the family)
 from reference import certified
 from reference.results import covers
 from reference.results.conversions.bs16 import puredp_to_zcdp

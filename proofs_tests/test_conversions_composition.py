@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-import reference.results.conversions  # noqa: F401  (registers the family)
 from reference import DomainError, certified
 from reference.core.numeric import exact
 from reference.results import covers

@@ -13,7 +13,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
-import reference.results.conversions  # noqa: F401  (registers the family)
 from reference.core.numeric import exact
 from reference.oracle.strategies import deltas, epsilon_lists, epsilons, params_for, rhos
 from reference.oracle.testing import (

@@ -4,7 +4,8 @@ privacy under adaptive stopping, and of basic ex-post composition.
 Laws are tested with the Kolmogorov–Smirnov distance and the DKW–Massart bound
 (:func:`reference.sim.stats.check_law`, valid at every ``n``; for the integer-valued Skellam law
 the distance is taken over the integers, where the bound also holds), cross-checked with
-``scipy.stats.kstest``; rates with one-sided Clopper–Pearson (:func:`reference.sim.stats.check_rate`).
+``scipy.stats.kstest``; rates with one-sided Clopper–Pearson
+(:func:`reference.sim.stats.check_rate`).
 Each test's false-failure probability is at most 1e-6 (Bonferroni over its checks).  Every
 power check runs the same harness on a wrong variant — stay probability ``s/t`` instead of
 ``(s/t)^2``, a halved Lévy mass, redrawn Skellam noise, a halved or un-summed bound — whose

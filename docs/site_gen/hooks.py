@@ -107,7 +107,7 @@ def _nav(generated: dict[str, str]) -> list[Any]:
     families = sorted(p for p in generated if p.startswith(cat + "/")
                       and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md"))
     catalogue: list[Any] = [{"All results": f"{cat}/index.md"}]
-    catalogue += [{f"reference.{Path(p).stem}": p} for p in families]
+    catalogue += [{f"reference.results.{Path(p).stem}": p} for p in families]
     catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"}]
     for title, path in (("Catalogue", f"{cat}/index.md"), ("Errata", f"{cat}/errata.md"),
                         ("Shipped claims", f"{cat}/claims.md")):

@@ -1,13 +1,13 @@
 """Markdown of the pages generated from the catalogue when the docs site is built.
 
-Everything here is read from the live package: ``reference.core.model.catalogue()`` (the
+Everything here is read from the live package: ``reference.catalogue()`` (the
 results, their statements, parameters and notes), ``reference.tools.testindex.test_index()``
-(the tests tagged ``@covers``), ``reference.core.errata.errata()`` (re-verified while the site
+(the tests tagged ``@covers``), ``reference.errata()`` (re-verified while the site
 is built) and ``reference.tools.audit.load_claims()`` (the shipped claims, audited while the site
 is built).  ``hooks.py`` turns the strings returned here into pages of the site.
 
-A *family* is a module (or subpackage) directly under ``reference``: ``reference.results.conversions.rswr23``,
-``reference.results.tct``, ...; its page lists every result whose function lives there.
+A *family* is a topic package under ``reference.results`` (``reference.results.conversions``,
+``reference.results.tct``, ...); its page lists every result whose function lives there.
 """
 
 from __future__ import annotations
@@ -56,13 +56,13 @@ def slug(rid: str) -> str:
 
 
 def family_of(res: Result[Any]) -> str:
-    """The module directly under ``reference`` that holds the result's function."""
-    return res.function.split(".")[1]
+    """The topic package under ``reference.results`` that holds the result's function."""
+    return res.function.split(".")[2]
 
 
 def family_title(family: str) -> str:
     """First paragraph of the family module's docstring, on one line."""
-    doc = importlib.import_module(f"reference.{family}").__doc__ or family
+    doc = importlib.import_module(f"reference.results.{family}").__doc__ or family
     first = doc.strip().split("\n\n")[0]
     return " ".join(first.split())
 
@@ -163,7 +163,7 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
 
 def family_markdown(family: str, results: list[Result[Any]], errs: list[Verified]) -> str:
     index = test_index()
-    lines = [f"# `reference.{family}`", "", prose(family_title(family)), "",
+    lines = [f"# `reference.results.{family}`", "", prose(family_title(family)), "",
              "Generated from the catalogue when the site is built. Call a result with "
              "keyword arguments for a value at the working precision (50 digits), or "
              "`reference.certified(f, ...)` for an interval enclosing the exact value; "
@@ -192,7 +192,7 @@ def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
              "| source | document |", "|---|---|"]
     lines += [f"| `{k}` | {esc(v)} |" for k, v in SOURCES.items()]
     lines += ["", "| family | results | about |", "|---|---|---|"]
-    lines += [f"| [`reference.{f}`]({f}.md) | {len(rs)} | {prose(family_title(f))} |"
+    lines += [f"| [`reference.results.{f}`]({f}.md) | {len(rs)} | {prose(family_title(f))} |"
               for f, rs in groups.items()]
     lines += ["", "## All results", "",
               "| id | kind | status | title | tests (property / stats) |", "|---|---|---|---|---|"]

@@ -15,7 +15,6 @@ When the enclosure straddles the library's number the evaluation is repeated at 
 200 digits before the assertion fails as undecided.  Hypothesis strategies for valid
 parameters are in :mod:`reference.oracle.strategies`.
 
->>> import reference.results.conversions  # registers the conversions (listed in families.py later)
 >>> assert_sound_upper_bound(9.2658, "CKS20:Cor13", rho="1.3527", delta="1e-6")
 >>> assert_sound_upper_bound(9.0, "CKS20:Cor13", rho="1.3527", delta="1e-6")
 Traceback (most recent call last):
@@ -115,7 +114,6 @@ def enclosure(result_id: str, *, output: str | None = None, **params: Any) -> In
     bracket of the exact inverse; for a result with several outputs, ``output`` names
     one (default: the first).
 
-    >>> import reference.results.conversions
     >>> print(enclosure("BS16:Prop1.4", eps="0.1"))
     [0.005, 0.005]
     """

@@ -4,7 +4,8 @@ A mechanism ``A`` is ``(E, delta)``-ex-post private if, for all neighbours, its 
 privacy loss exceeds the output-dependent bound ``E(A(x))`` with probability at most
 ``delta``.  The registered definitions return the *excess* ``(L - E)^+`` of one realised
 loss over its bound (0 when the bound holds); :func:`check_expost` turns many simulated
-runs into the Clopper–Pearson test of ``P[L > E] <= delta`` (:func:`reference.sim.stats.check_rate`).
+runs into the Clopper–Pearson test of ``P[L > E] <= delta``
+(:func:`reference.sim.stats.check_rate`).
 Catalog-001 §1, catalog-000 §3–§4.
 """
 
