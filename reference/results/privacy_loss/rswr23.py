@@ -119,8 +119,15 @@ def privacy_loss_distribution(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF]) -> L
     return loss_atoms(ctx, P, Q)
 
 
-def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -> MPF:
-    """``D_alpha(P || Q)`` in context ``ctx`` (shared by several results)."""
+def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF,
+                     mass_defect: MPF | None = None) -> MPF:
+    """``D_alpha(P || Q)`` in context ``ctx``.
+
+    ``mass_defect`` is ``sum(P) - 1`` computed exactly from the exact inputs (the masses of
+    a vector given in floating point may sum to 1 only within ``MASS_TOLERANCE``); without
+    it the defect is summed from the rounded masses, and ``D_alpha(P || P)`` can come out as
+    a rounding error of either sign instead of 0.
+    """
     atoms = loss_atoms(ctx, P, Q)
     if any(not is_zero(ctx, p) and is_zero(ctx, q) for p, q in zip(P, Q, strict=True)):
         return ctx.inf
@@ -130,7 +137,8 @@ def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -
     # sum_y p (p/q)^a = sum p + sum p expm1(a L): log1p keeps accuracy as alpha -> 1.
     excess = ctx.fsum(p * expm1(ctx, a * ell) for ell, p in zip(atoms.losses, atoms.probs,
                                                                   strict=True))
-    return log1p(ctx, ctx.fsum(atoms.probs) - 1 + excess) / a
+    defect = ctx.fsum(atoms.probs) - 1 if mass_defect is None else mass_defect
+    return log1p(ctx, defect + excess) / a
 
 
 @result("RSWR23:Renyi", title="Rényi divergence of a finite pair", kind="definition",
@@ -140,8 +148,9 @@ def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -
         params=[*_PAIR, Param("alpha", "real", lo=Fraction(1), example="2",
                               doc="order alpha >= 1 (1 gives the KL divergence)")],
         precondition=same_length,
+        prepare=lambda values, where: {"mass_defect": sum(values["P"], Fraction(0)) - 1},
         notes="+inf when P is not absolutely continuous with respect to Q.")
-def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -> MPF:
+def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF, mass_defect: MPF) -> MPF:
     """Rényi divergence ``D_alpha(P || Q)`` of order ``alpha >= 1`` (``alpha = 1``: KL).
 
     RSWR23 §2.1 (unnumbered definition).  ``+inf`` when some outcome has ``p > 0 = q``.
@@ -153,7 +162,7 @@ def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF) -> MPF:
     >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=1), 40))  # (log 2 + log(2/3))/2
     0.1438410362258904637196095029969137157518
     """
-    return renyi_divergence(ctx, P, Q, alpha)
+    return renyi_divergence(ctx, P, Q, alpha, mass_defect)
 
 
 __all__ = ["FinitePair", "LossDistribution", "hockey_stick", "hockey_stick_divergence",
