@@ -33,7 +33,7 @@ import pytest
 from reference.results import catalogue, errata, get
 from reference.tools.cli import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PYTHON = {"python", "pycon", "py", "python3"}
 SHELL = {"sh", "bash", "shell", "console"}

@@ -28,7 +28,7 @@ from reference.results.composition.rruv16 import (
     basic_composition,
 )
 
-from .composition_support import (
+from proofs_tests.composition_support import (
     eps_small,
     ks,
     leaks,

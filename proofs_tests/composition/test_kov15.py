@@ -24,7 +24,7 @@ from reference.core.numeric import log1p as log1p_r
 from reference.results import covers, errata
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 
-from .composition_support import (
+from proofs_tests.composition_support import (
     float_delta,
     floor_delta,
     leaks,
