@@ -1,9 +1,9 @@
-"""Property tests of the Brownian filters (RSWR23 Lemma 6.2, Theorem 6) and of the §7
-application (stopping condition, doubling schedule, the experiment itself).
+"""Property tests of the Brownian filters (RSWR23 Lemma 6.2, Theorem 6).
 
 Independent routes: the tuned linear boundary of WRWR22 (Lemma 6.2's constant), the
 exact Gaussian privacy profile (Balle–Wang) for zCDP-only runs, Theorem 2's filter
-(a colleague's implementation) on the same spends, direct search of the acceptance set.
+(a colleague's implementation) on the same spends.  The §7 application is in
+``proofs_tests/experiments/test_rswr23_sec7.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import math
 from fractions import Fraction
 
 import mpmath
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,7 +21,6 @@ from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import linear_boundary
 from reference.results.conversions.rswr23 import zcdp_budget
-from reference.results.experiments.rswr23_sec7 import acceptance, doubling_run
 from reference.results.filters.brownian_objects import BrownianFilter, UnifiedBrownianFilter
 from reference.results.filters.objects import Verdict
 from reference.results.filters.rswr23 import zcdp_filter
@@ -30,14 +28,6 @@ from reference.results.filters.rswr23_brownian import (
     brownian_filter,
     unified_filter,
     unified_filter_printed,
-)
-from reference.tools.experiments.relative_error import (
-    METHODS,
-    accept,
-    replay,
-    run,
-    run_size,
-    table,
 )
 
 
@@ -160,44 +150,3 @@ def test_filter_from_dp_budget() -> None:
         f.propose_zcdp(2)
 
 
-@covers("RSWR23:Sec7.2-accept")
-@given(alpha=st.floats(0.01, 0.9), y=st.floats(-1000, 1000), s=st.floats(0.01, 10))
-def test_acceptance_closed_form(alpha: float, y: float, s: float) -> None:
-    """The printed condition (ratio and |y| > s) accepts exactly y >= upper s or
-    y < -lower s (catalog-000 A5), away from the two boundary points."""
-    th = acceptance(alpha=alpha)
-    up, low = float(th.upper) * s, float(th.lower) * s
-    if min(abs(y - up), abs(y + low)) < 1e-9 * (1 + abs(y)):
-        return
-    assert bool(accept(np.array([y]), s, alpha)[0]) == (y >= up or y < -low)
-
-
-@covers("RSWR23:Sec7.2-accept")
-@given(alpha=st.floats(0.01, 0.9), k=st.floats(0, 1), noise=st.floats(-1, 1))
-def test_accepted_counts_have_half_alpha_relative_error(alpha: float, k: float,
-                                                         noise: float) -> None:
-    """An accepted y > 0 within s of the truth has relative error <= alpha/2."""
-    th = acceptance(alpha=alpha)
-    y_hat = float(th.upper) * (1 + 10 * k)     # accepted, s = 1
-    truth = y_hat - noise
-    assert abs(y_hat / truth - 1) <= float(th.guarantee) * (1 + 1e-12)
-
-
-@covers("RSWR23:Sec7.1-doubling-run")
-@given(e1=st.fractions(Fraction(1, 10**4), 1), ratio=st.fractions(1, 10**6))
-def test_doubling_run_below_the_published_bounds(e1: Fraction, ratio: Fraction) -> None:
-    """Catalog-000 A3: overshoot^2 < 2 and spend < 4, simulated exactly in rationals."""
-    r = doubling_run(eps1_sq=e1, target_sq=e1 * ratio)
-    assert 1 <= r.overshoot_sq < 2 and r.spend < 4
-
-
-@covers("RSWR23:Sec7.2-accept", "RSWR23:Thm6")
-def test_experiment_tiny_run_and_exact_replay() -> None:
-    """Two trials at the smallest size: noise reduction returns more, the table renders,
-    and each logged trial's charges pass through the exact filters without a HALT."""
-    res = run(trials=2, sizes=(8000,), progress=None)
-    text = table(res, 2)
-    assert "noise red." in text and "8000" in text
-    for m in METHODS:
-        out = run_size(8000, 2, m, keep_log=1)
-        assert out.returned.min() >= 1 and replay(out.log[0], m)
