@@ -3,7 +3,7 @@
 Independent routes: brute-force enumeration of the k-fold product of randomized response
 (RRUV16 Def 2.6), KOV's lattice formula (Thm 3.3), scipy's binomial law in double
 precision and root finding, and the numbers recomputed in catalog-002 (N7).
-Split from ``test_composition.py`` (basic and advanced composition).
+Basic and advanced composition are in ``test_rruv16.py`` and ``test_lec11.py``.
 """
 
 from __future__ import annotations
@@ -17,13 +17,6 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 from scipy import optimize
 
-from reference import DomainError
-from reference.core.numeric import endpoints, exact
-from reference.core.numeric import expm1 as expm1_r
-from reference.core.numeric import log1p as log1p_r
-from reference.results import covers, errata
-from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
-
 from proofs_tests.composition_support import (
     float_delta,
     floor_delta,
@@ -33,6 +26,12 @@ from proofs_tests.composition_support import (
     rr_pair,
     slacks,
 )
+from reference import DomainError
+from reference.core.numeric import endpoints, exact
+from reference.core.numeric import expm1 as expm1_r
+from reference.core.numeric import log1p as log1p_r
+from reference.results import covers, errata
+from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 
 # ---- KOV15:Thm3.3-delta ---------------------------------------------------------------
 
