@@ -1,8 +1,9 @@
-"""Property tests of the privacy filters (RRUV16 Thm 3.4, Lem 3.3, Thm 5.1; RSWR23 Thm 2,
-Lem 5.2, Thm 3): what the stopping rules imply (monotonicity, strictness at equality,
-padding with zeros, the round-by-round objects never admitting a prefix the rule rejects),
-validity by exact laws (binomial tails of the halted randomized-response walk,
-enumeration of adaptive paths), and the catalog's independently computed values."""
+"""Property tests of the privacy filters (RRUV16 Thm 3.4, Lem 3.3, Thm 5.1): what the
+stopping rules imply (monotonicity, strictness at equality, padding with zeros, the
+round-by-round objects never admitting a prefix the rule rejects), validity by exact laws
+(binomial tails of the halted randomized-response walk, enumeration of adaptive paths),
+and the catalog's independently computed values.  RSWR23's filters are in
+``test_rswr23.py``."""
 
 from __future__ import annotations
 
@@ -12,24 +13,19 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import DomainError
-from reference.core.numeric import exact
 from reference.results import covers, errata
-from reference.results.conversions.rswr23 import zcdp_budget
 from reference.results.filters.objects import (
     AdvancedFilter,
     ApproxFilter,
     BasicFilter,
-    ExPostFilter,
     Verdict,
-    ZCDPFilter,
     stopped,
 )
 from reference.results.filters.rruv16 import advanced_filter, basic_filter, lifted_failure
-from reference.results.filters.rswr23 import concurrent_filter, expost_filter, zcdp_filter
 from reference.results.privacy_loss.rruv16 import (
     pointwise_delta,
     randomized_response,
@@ -210,67 +206,3 @@ def test_errata_theorem_5_1() -> None:
     _confirmed("RRUV16:Thm5.1-remark")
 
 
-# ---- RSWR23 Theorem 2, Lemma 5.2, Theorem 3 ------------------------------------------
-
-@covers("RSWR23:Thm2")
-@given(rho=st.lists(st.fractions(0, 2, max_denominator=10**6), max_size=6),
-       eps=st.fractions(Fraction(1, 10), 20, max_denominator=1000),
-       dpp=st.sampled_from(["1e-9", "1e-6", "0.05"]))
-def test_zcdp_rule_is_budget_rule(rho: list[Fraction], eps: Fraction, dpp: str) -> None:
-    """HALT iff sum rho > rho*(eps, delta''), the certified inverse (RSWR23:Lem2.3-inverse)."""
-    cert = zcdp_budget(eps=eps, delta=dpp)
-    total = sum(rho, Fraction(0))
-    lo, hi = (exact(x, "bound", "test") for x in (cert.lo, cert.hi))
-    assume(not lo <= total <= hi)
-    assert zcdp_filter(rho=rho, eps=eps, delta_pp=dpp).halt is (total > hi)
-    assert not zcdp_filter(rho=rho, eps=2 * eps, delta_pp=dpp).halt or \
-        zcdp_filter(rho=rho, eps=eps, delta_pp=dpp).halt  # larger eps never stops earlier
-
-
-@covers("RSWR23:Thm2")
-def test_zcdp_delta_rule_strict() -> None:
-    assert not zcdp_filter(rho=[0, 0], deltas=["1e-6", "1e-6"], eps=1, delta="2e-6",
-                           delta_pp="1e-6").halt
-    assert zcdp_filter(rho=[0, 0], deltas=["1e-6", "1e-6"], eps=1, delta="1.9e-6",
-                       delta_pp="1e-6").halt
-    f = ZCDPFilter(eps=10, delta_pp="1e-6", delta="1e-6")
-    assert f.propose("0.1", "1e-6") is Verdict.CONT and f.propose(0, "1e-9") is Verdict.HALT
-
-
-@covers("RSWR23:Lem5.2")
-@given(bounds=st.lists(dyadic, max_size=6), eps=dyadic.filter(lambda q: q > 0))
-def test_expost_equality_stop(bounds: list[Fraction], eps: Fraction) -> None:
-    total = sum(bounds, Fraction(0))
-    if total > eps:
-        with pytest.raises(DomainError, match=r"RSWR23:Lem5\.2"):
-            expost_filter(expost=bounds, eps=eps)
-        return
-    assert expost_filter(expost=bounds, eps=eps).halt is (total == eps)
-
-
-@covers("RSWR23:Lem5.2")
-def test_expost_object_protocol() -> None:
-    f = ExPostFilter(eps=1, delta="1e-6")
-    assert f.propose("1e-6", "0.75") is Verdict.CONT
-    with pytest.raises(DomainError):
-        f.record("0.8")  # above the announced maximum
-    f.record("0.5")
-    with pytest.raises(DomainError, match="remaining budget"):
-        f.propose(0, "0.6")
-    assert f.propose("1e-9", "0.5") is Verdict.HALT  # the deltas would exceed 1e-6
-    assert f.halted and f.remaining == Fraction(1, 2)
-
-
-@covers("RSWR23:Thm3")
-@given(rho=st.lists(st.fractions(0, 1, max_denominator=1000), max_size=4),
-       post=st.lists(dyadic, max_size=3),
-       eps_post=st.sampled_from([Fraction(1, 2), Fraction(1), Fraction(2)]))
-def test_concurrent_is_min_of_rules(rho: list[Fraction], post: list[Fraction],
-                                    eps_post: Fraction) -> None:
-    """N = min(N_zCDP, N_post): HALT iff either rule halts on its own subsequence."""
-    assume(sum(post, Fraction(0)) <= eps_post)
-    both = concurrent_filter(rho=rho, expost=post, eps=2, delta="1e-6", delta_pp="1e-6",
-                             eps_post=eps_post, delta_post="1e-6")
-    z = zcdp_filter(rho=rho, eps=2, delta="1e-6", delta_pp="1e-6").halt
-    p = expost_filter(expost=post, eps=eps_post, delta="1e-6").halt
-    assert both.halt is (z or p)

@@ -1,10 +1,10 @@
-"""Property tests of Laplace and Skellam noise reduction and of ex-post privacy
-(WRWR22 §2, §4; RSWR23 §4–§5, App. A).
+"""Property tests of Laplace noise reduction (WRWR22 §4; RSWR23 §4, App. A).
 
 Independent routes: characteristic functions (the chain and Poisson constructions),
 mpmath quadrature (Lévy densities, intensities, the Lévy–Khintchine formula), scipy's
-Laplace and Skellam densities, whole-path likelihoods built from the transition kernels
-(atoms included), Poisson convolutions, and exact Fraction sums.
+Laplace densities, and whole-path likelihoods built from the transition kernels (atoms
+included).  Skellam noise reduction is in ``test_skellam.py``, ex-post privacy in
+``test_ex_post.py``; the errata test of these sections stays here.
 """
 
 from __future__ import annotations
@@ -21,12 +21,6 @@ from scipy import stats
 
 from reference.core.errors import DomainError
 from reference.results import covers, errata
-from reference.results.noise_reduction.ex_post import (
-    check_expost,
-    compose_expost,
-    expost_excess,
-    expost_excess_given,
-)
 from reference.results.noise_reduction.laplace import (
     flat_probability,
     jump_law,
@@ -39,7 +33,6 @@ from reference.results.noise_reduction.laplace import (
     local_levy_density,
     stay_probability,
 )
-from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
 from reference.sim.laplace_paths import (
     LaplaceNoiseReduction,
     laplace_chain,
@@ -249,94 +242,6 @@ def test_lnr_mechanism_domain_and_sampler_agree() -> None:
     assert abs(float(loss) - m.loss([0.0])) < 1e-12
     with pytest.raises(DomainError, match="previous scale"):
         m.release(1)
-
-
-@covers("WRWR22:Sec4-Skellam")
-@given(k=st.integers(-25, 25), t=st.floats(0.1, 10), l1=st.floats(0.05, 4),
-       l2=st.floats(0.05, 4))
-def test_skellam_pmf_against_scipy_and_poisson_convolution(k: int, t: float, l1: float,
-                                                            l2: float) -> None:
-    m1, m2 = t * l1, t * l2
-    value = skellam_pmf(k=k, t=t, lam1=l1, lam2=l2)
-    ref = float(stats.skellam.pmf(k, m1, m2))
-    assert abs(float(value) - ref) <= 1e-9 * ref + 1e-300
-    with mp.workdps(40):
-        m1, m2 = mp.mpf(t) * mp.mpf(l1), mp.mpf(t) * mp.mpf(l2)     # exact products
-        conv = mp.fsum(mp.exp(-m1 - m2) * m1 ** (j + k) * m2**j
-                       / (mp.factorial(j + k) * mp.factorial(j)) for j in range(max(0, -k), 300))
-        assert abs(value - conv) <= mp.mpf(10) ** -30 * (1 + conv)
-
-
-@covers("WRWR22:Sec4-Skellam")
-def test_skellam_pmf_moments_enclosure_and_domain() -> None:
-    t, l1, l2 = Fraction(3, 2), Fraction(3, 2), Fraction(4, 5)
-    with mp.workdps(30):
-        p = {k: skellam_pmf(k=k, t=t, lam1=l1, lam2=l2) for k in range(-40, 60)}
-        mass = mp.fsum(p.values())
-        mean = mp.fsum(k * v for k, v in p.items())
-        var = mp.fsum(k * k * v for k, v in p.items()) - mean**2
-        assert abs(mass - 1) < mp.mpf(10) ** -20
-        assert abs(mean - t * (l1 - l2)) < mp.mpf(10) ** -18
-        assert abs(var - t * (l1 + l2)) < mp.mpf(10) ** -18
-    enc = skellam_pmf.certified(k=-3, t=1000, lam1=1, lam2="0.9")
-    point = skellam_pmf(k=-3, t=1000, lam1=1, lam2="0.9")
-    with mp.workdps(70):
-        slack = mp.mpf(10) ** -45 * point
-        assert enc.lo - slack <= point <= enc.hi + slack
-        assert enc.hi - enc.lo < mp.mpf(10) ** -45 * enc.hi
-    with pytest.raises(DomainError, match="lam1"):
-        skellam_pmf(k=0, t=2000, lam1=1, lam2=1)
-
-
-@covers("WRWR22:Sec4-Skellam-NR")
-@given(n=st.integers(1, 4), seed=st.integers(0, 2**32 - 1), fx=st.integers(-3, 3),
-       fxp=st.integers(-3, 3))
-def test_skellam_path_loss_equals_joint_pmf_ratio(n: int, seed: int, fx: int, fxp: int) -> None:
-    """Joint pmf of the released path from independent Skellam increments (scipy) under f
-    and f': the ratio is the registered last-release formula."""
-    gen = np.random.default_rng(seed)
-    times = np.sort(gen.uniform(0.3, 4, n))[::-1]
-    lam1, lam2 = 1.2, 0.7
-    y = fx + skellam_paths(times, 1, gen, lam1, lam2)[0]
-
-    def joint(f: int) -> float:
-        total = float(stats.skellam.logpmf(y[-1] - f, times[-1] * lam1, times[-1] * lam2))
-        for k in range(n - 1):
-            dt = times[k] - times[k + 1]
-            total += float(stats.skellam.logpmf(y[k] - y[k + 1], dt * lam1, dt * lam2))
-        return total
-
-    value = skellam_path_loss(times=times, y=[int(v) for v in y], fx=fx, fxp=fxp,
-                              lam1=lam1, lam2=lam2)
-    assert abs(float(value) - (joint(fx) - joint(fxp))) < 1e-8
-    with pytest.raises(DomainError, match="integer"):
-        skellam_path_loss(times=times, y=[int(v) for v in y], fx=0.5, fxp=0, lam1=1, lam2=1)
-
-
-@covers("WRWR22:Def2.2", "RSWR23:Def4.1")
-@given(loss=st.floats(-10, 10), bound=st.floats(0, 10))
-def test_expost_excess(loss: float, bound: float) -> None:
-    q = Fraction(loss) - Fraction(bound)
-    for fn in (expost_excess, expost_excess_given):
-        value = fn(loss=loss, bound=bound)
-        assert value >= 0 and (value > 0) == (q > 0)
-        assert abs(Fraction(float(value)) - max(q, Fraction(0))) <= Fraction(1, 10**12)
-    assert check_expost(np.array([loss]), bound, 0.0).rejected == (q > 1e-9 * (1 + bound))
-
-
-@covers("RSWR23:Lem5.1")
-@given(e=st.lists(st.fractions(0, 5), min_size=1, max_size=6), data=st.data())
-def test_basic_composition_adds_bounds_and_deltas(e: list[Fraction],
-                                                  data: st.DataObject) -> None:
-    d = data.draw(st.lists(st.fractions(0, Fraction(1, 10)), min_size=len(e), max_size=len(e)))
-    g = compose_expost(expost=e, deltas=d)
-    with mp.workdps(50):
-        assert abs(g.eps - mp.mpf(sum(e, Fraction(0)).numerator) / sum(e, Fraction(0))
-                   .denominator) < mp.mpf(10) ** -40
-        dd = sum(d, Fraction(0))
-        assert abs(g.delta - mp.mpf(dd.numerator) / dd.denominator) < mp.mpf(10) ** -40
-    with pytest.raises(DomainError, match="as many entries"):
-        compose_expost(expost=e, deltas=[*d, Fraction(0)])
 
 
 @covers("WRWR22:Eq4", "RSWR23:AppA-flat", "RSWR23:LemA.1", "WRWR22:Def4.1",
