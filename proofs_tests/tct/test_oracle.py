@@ -1,18 +1,18 @@
-"""The exact q-target oracle (CL23 Def 2.1, B.1, Lemma A.1, Cor A.3, Lemma B.3).
+"""The exact q-target oracle (CL23 Def 2.1, B.1) and its rational simplex.
 
 Independent routes: the witness decomposition re-verified in exact arithmetic; the
 separable closed form (delta = 0) against the exact LP route; both against HiGHS in floating
-point; the hockey-stick divergence (finite ground truth) against the LP's feasibility.
+point.  The mixtures and the full-support target (Lemma A.1, Cor A.3, Lemma B.3) are in
+``test_targets.py``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 from scipy.optimize import linprog
@@ -23,21 +23,11 @@ from reference.results import covers
 from reference.results.tct.lp import maximise
 from reference.results.tct.oracle import ZERO, _with_failure, best_q, q_target
 from reference.results.tct.targets import (
-    algorithm_decomposition,
-    full_support_q,
-    mixture,
     target_q,
     target_q_approx,
 )
 
 F = Fraction
-
-
-def hockey(P: tuple[Fraction, ...], Q: tuple[Fraction, ...], w: Fraction) -> Fraction:
-    """Exact smallest delta of (ln w, delta)-indistinguishability: the direct formula."""
-    one = sum((max(ZERO, a - w * b) for a, b in zip(P, Q, strict=True)), ZERO)
-    two = sum((max(ZERO, b - w * a) for a, b in zip(P, Q, strict=True)), ZERO)
-    return max(one, two)
 
 
 def highs_q(P: tuple[Fraction, ...], Q: tuple[Fraction, ...], T: list[int], w: Fraction,
@@ -174,65 +164,3 @@ def test_exact_simplex_small_programs() -> None:
                     b_eq=[F(1), F(2)]).value == 1  # redundant equality
 
 
-# ---- Lemma A.1, Cor A.3, Lemma B.3 -------------------------------------------------------
-
-def _log(w: Fraction) -> mpmath.mpf:
-    with mp.workdps(60):
-        return mp.log(mp.mpf(w.numerator) / w.denominator)
-
-
-@covers("CL23:LemA.1", "CL23:CorA.3")
-@settings(max_examples=40)
-@given(ratios(), st.integers(2, 5), st.data())
-def test_mixture_exists_exactly_above_hockey_stick(w: Fraction, n: int,
-                                                   data: st.DataObject) -> None:
-    """The explicit mixture exists iff delta >= delta_min, and then is a valid A.1 split."""
-    P, Q = data.draw(law(n)), data.draw(law(n))
-    need = hockey(P, Q, w)
-    eps = _log(w)
-    with mp.workdps(60):
-        slack = mp.mpf(10) ** -40
-    if need > 0:
-        with pytest.raises(DomainError, match=r"CL23:LemA.1"):
-            mixture(P=P, Q=Q, eps=eps, delta=need * F(999, 1000))
-    delta = min(need + F(1, 1000), F(999, 1000))
-    for res in (mixture, algorithm_decomposition):
-        m = res.certified(P=P, Q=Q, eps=eps, delta=delta)
-        with mp.workdps(60):
-            w_hi = mp.e ** eps
-            for a, b in zip(m.N0, m.N1, strict=True):
-                assert a.lo >= -slack and b.lo >= -slack
-                assert a.lo <= w_hi * b.hi + slack and b.lo <= w_hi * a.hi + slack
-            for e in (m.e0, m.e1):
-                assert all(x.lo >= -slack for x in e)
-                total = mp.fsum(x.mid for x in e)
-                assert abs(total - mp.mpf(delta.numerator) / delta.denominator) < slack * 10
-            assert abs(mp.fsum(x.mid for x in m.N0) - 1) < slack * 10
-
-
-@covers("CL23:LemB.3", "CL23:LemA.1")
-@settings(max_examples=40)
-@given(ratios(), st.integers(2, 4), st.data())
-def test_full_support_target_iff_indistinguishable(w: Fraction, n: int,
-                                                   data: st.DataObject) -> None:
-    """B.3: the full support is a 1-target exactly when delta reaches the hockey-stick."""
-    P, Q = data.draw(law(n)), data.draw(law(n))
-    need = hockey(P, Q, w)
-    everything = list(range(n))
-    if need < 1:
-        assert best_q(P, Q, everything, w=w, delta=need).q == 1
-    if need > 0:
-        below = best_q(P, Q, everything, w=w, delta=need * F(99, 100))
-        assert below.q == 0
-        for T in ([0], everything):  # (i): no q-target of any kind below delta_min
-            assert best_q(P, Q, T, w=w, delta=need * F(99, 100)).q == 0
-
-
-@covers("CL23:LemB.3")
-def test_registered_full_support_value() -> None:
-    assert full_support_q(P="0.5,0.5", Q="0.25,0.75", eps=0, delta="0.25") == 1
-    assert full_support_q(P="0.5,0.5", Q="0.25,0.75", eps=0, delta="0.2") == 0
-    with mp.workdps(30):
-        eps = mp.log(2) + mp.mpf(10) ** -25  # ratios 2 and 2/3: just ln 2-DP
-    enc = full_support_q.certified(P="0.5,0.5", Q="0.25,0.75", eps=eps, delta=0)
-    assert enc.lo == 1
