@@ -1,5 +1,5 @@
 """Statistical tests of the backward martingale, the product e-process and Theorem 5
-(RSWR23 §6.1), and of the Brownian privacy loss's law (WRWR22 Thm 3.4).
+(RSWR23 §6.1); the Brownian privacy loss's law (WRWR22 Thm 3.4) is in ``test_brownian.py``.
 
 Brownian paths run backwards on grids (vectorised); stopping rules look only at released
 values.  ``E[M_tau] <= 1`` is tested with :func:`reference.sim.mean_check.check_mean`
@@ -14,12 +14,10 @@ import math
 
 import numpy as np
 import pytest
-from mpmath import mp
 from scipy import integrate, stats
 
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import companion_psi
-from reference.results.noise_reduction.brownian import brownian_loss
 from reference.results.noise_reduction.evalues import (
     backward_martingale,
     composed_expost,
@@ -27,7 +25,7 @@ from reference.results.noise_reduction.evalues import (
 )
 from reference.sim.brownian_paths import backward_paths, first_true
 from reference.sim.mean_check import check_mean, mean_power
-from reference.sim.stats import ALPHA, check_law, check_rate, rejection_probability, rng
+from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 
 CAP, N = 20.0, 200_000
 GRID = np.geomspace(10, 0.01, 300)
@@ -180,29 +178,6 @@ def test_power_theorem5_as_printed() -> None:
     loss = v / 2 + math.sqrt(v) * rng("thm5-printed").standard_normal(n)
     check = check_rate(loss >= psi, None, delta)
     assert check.rejected, str(check)
-
-
-@covers("WRWR22:Thm3.4", "RSWR23:Thm4")
-def test_loss_law_at_a_fixed_time() -> None:
-    """At fixed T the loss is N(c^2/(2T), c^2/T) (DKW test, false failure <= 1e-6); the
-    power check: a N(c^2/(2T), c^2/(2T)) law (variance halved) is at sup-distance > 0.06,
-    so the test rejects it with probability > 0.9999 (DKW lower bound)."""
-    from reference.sim.stats import law_power
-
-    fx, fxp, t, n = np.array([1.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.5]), 0.8, 50_000
-    c2 = float(np.sum((fx - fxp) ** 2))
-    b = math.sqrt(t) * rng("thm3.4").standard_normal((n, 3))
-    u = fx - fxp
-    loss = u @ u / (2 * t) + b @ u / t
-    with mp.workdps(20):
-        assert abs(float(brownian_loss(fx=fx.tolist(), fxp=fxp.tolist(), b=b[0].tolist(), t=t))
-                   - loss[0]) < 1e-9
-    right = stats.norm(c2 / (2 * t), math.sqrt(c2 / t)).cdf
-    assert not check_law(loss, right).rejected
-    wrong = stats.norm(c2 / (2 * t), math.sqrt(c2 / (2 * t))).cdf
-    xs = np.linspace(-5, 8, 2001)
-    assert law_power(n, float(np.max(np.abs(right(xs) - wrong(xs)))), ALPHA) > 0.9999
-    assert check_law(loss, wrong).rejected
 
 
 @pytest.mark.slow

@@ -1,14 +1,14 @@
-"""Statistical tests of the Laplace and Skellam noise-reduction processes, of LNR's ex-post
-privacy under adaptive stopping, and of basic ex-post composition.
+"""Statistical tests of the Laplace noise-reduction processes and of LNR's ex-post privacy
+under adaptive stopping; Skellam noise reduction is in ``test_skellam.py``, basic ex-post
+composition in ``test_ex_post.py``.
 
 Laws are tested with the Kolmogorov–Smirnov distance and the DKW–Massart bound
-(:func:`reference.sim.stats.check_law`, valid at every ``n``; for the integer-valued Skellam law
-the distance is taken over the integers, where the bound also holds), cross-checked with
-``scipy.stats.kstest``; rates with one-sided Clopper–Pearson (:func:`reference.sim.stats.check_rate`).
-Each test's false-failure probability is at most 1e-6 (Bonferroni over its checks).  Every
-power check runs the same harness on a wrong variant — stay probability ``s/t`` instead of
-``(s/t)^2``, a halved Lévy mass, redrawn Skellam noise, a halved or un-summed bound — whose
-law or rate is known exactly, and states the resulting power.
+(:func:`reference.sim.stats.check_law`, valid at every ``n``), cross-checked with
+``scipy.stats.kstest``; rates with one-sided Clopper–Pearson
+(:func:`reference.sim.stats.check_rate`).  Each test's false-failure probability is at most
+1e-6 (Bonferroni over its checks).  Every power check runs the same harness on a wrong
+variant — stay probability ``s/t`` instead of ``(s/t)^2``, a halved Lévy mass, a halved
+bound — whose law or rate is known exactly, and states the resulting power.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 from reference.results import covers
-from reference.results.noise_reduction.ex_post import check_expost, compose_expost
+from reference.results.noise_reduction.ex_post import check_expost
 from reference.results.noise_reduction.laplace import (
     flat_probability,
     jump_law,
@@ -26,11 +26,9 @@ from reference.results.noise_reduction.laplace import (
     lnr_loss,
     stay_probability,
 )
-from reference.results.noise_reduction.skellam import skellam_paths, skellam_pmf
 from reference.sim.laplace_paths import laplace_chain, levy_process, poisson_process
 from reference.sim.stats import (
     ALPHA,
-    LawCheck,
     check_law,
     check_rate,
     law_power,
@@ -49,22 +47,6 @@ def two_sided_rate(events: np.ndarray, p: float, alpha: float) -> bool:
     """True when the data refute ``P[event] = p`` (both one-sided CP tests at ``alpha/2``)."""
     return (check_rate(events, None, p, alpha / 2).rejected
             or check_rate(~events, None, 1 - p, alpha / 2).rejected)
-
-
-def integer_law(sample: np.ndarray, cdf: stats.rv_discrete, alpha: float) -> LawCheck:
-    """KS distance of an integer sample to an integer law, over all integers (both CDFs are
-    step functions jumping at integers only), as a DKW :class:`LawCheck`."""
-    xs = np.sort(sample)
-    ks = np.arange(xs[0] - 1, xs[-1] + 1)
-    emp = np.searchsorted(xs, ks, side="right") / xs.size
-    return LawCheck(float(np.max(np.abs(emp - cdf.cdf(ks)))), int(xs.size), alpha)
-
-
-def test_integer_law_helper_matches_a_direct_computation() -> None:
-    x = np.array([0, 0, 1, 3])
-    law = stats.poisson(1.0)
-    direct = max(abs(np.mean(x <= k) - law.cdf(k)) for k in range(-1, 10))
-    assert abs(integer_law(x, law, ALPHA).distance - direct) < 1e-15
 
 
 @covers("WRWR22:Eq4")
@@ -232,71 +214,3 @@ def test_power_halved_lnr_bound() -> None:
     assert check_expost(loss, 0.5 / t_stop, 0.0).rejected
 
 
-@covers("WRWR22:Sec4-Skellam", "WRWR22:Sec4-Skellam-NR")
-def test_skellam_marginals_and_independent_increments() -> None:
-    """Backward Skellam paths at times 6, 2, 0.5 (rates 1.5, 0.8): X_t ~ Skell(1.5t, 0.8t),
-    the increment X_6 - X_2 ~ Skell(6, 3.2), also on each half split by X_2 <= 0 (it is
-    independent of X_2).  Integer KS with DKW, 6 checks at alpha/6: false failure <= 1e-6."""
-    times, l1, l2 = [6.0, 2.0, 0.5], 1.5, 0.8
-    x = skellam_paths(times, N, rng("skellam"), l1, l2)
-    assert abs(float(skellam_pmf(k=1, t=2, lam1=l1, lam2=l2))
-               - stats.skellam.pmf(1, 3.0, 1.6)) < 1e-12
-    for k, t in enumerate(times):
-        check = integer_law(x[:, k], stats.skellam(l1 * t, l2 * t), ALPHA / 6)
-        assert not check.rejected, (t, str(check))
-    inc, low = x[:, 0] - x[:, 1], x[:, 1] <= 0
-    for part in (inc, inc[low], inc[~low]):
-        check = integer_law(part, stats.skellam(l1 * 4, l2 * 4), ALPHA / 6)
-        assert not check.rejected, str(check)
-
-
-@covers("WRWR22:Sec4-Skellam-NR")
-def test_power_skellam_redrawn_noise() -> None:
-    """Power check: drawing each release's noise afresh keeps the marginals but makes the
-    increment X_6 - X_2 ~ Skell(10.6, 7.8), at integer sup-distance 0.085 from Skell(6, 3.2):
-    the DKW test rejects w.p. > 0.9999."""
-    x = skellam_paths([6.0, 2.0], N, rng("skellam-wrong"), 1.5, 0.8, fresh=True)
-    ks = np.arange(-60, 80)
-    distance = float(np.max(np.abs(stats.skellam.cdf(ks, 10.6, 7.8)
-                                   - stats.skellam.cdf(ks, 6.0, 3.2))))
-    assert distance > 0.08 and law_power(N, distance, ALPHA / 6) > 0.9999
-    assert integer_law(x[:, 0] - x[:, 1], stats.skellam(6.0, 3.2), ALPHA / 6).rejected
-
-
-def gaussian_losses(gen: np.random.Generator, times: np.ndarray) -> np.ndarray:
-    """Losses of Gaussian mechanisms (c = 1) at variances ``times``: N(1/(2t), 1/t)."""
-    return 1 / (2 * times) + gen.standard_normal(times.shape) / np.sqrt(times)
-
-
-@covers("RSWR23:Lem5.1")
-def test_basic_composition_of_adaptively_chosen_mechanisms() -> None:
-    """Four rounds; round i uses variance 1 if the previous loss exceeded its mean, else 3,
-    with E_i its exact (1 - 0.01)-quantile: P[sum L_i > sum E_i] <= 0.04 (CP, 1e-6)."""
-    gen, n, deltas = rng("lem5.1"), 200_000, [0.01] * 4
-    z = stats.norm.isf(0.01)
-    t = np.full(n, 3.0)
-    total_l, rounds_e = np.zeros(n), []
-    for _ in deltas:
-        loss = gaussian_losses(gen, t)
-        total_l += loss
-        rounds_e.append(1 / (2 * t) + z / np.sqrt(t))
-        t = np.where(loss > 1 / (2 * t), 1.0, 3.0)
-    total_e = np.sum(rounds_e, axis=0)
-    for path in range(8):  # the lemma's composed bound, per path, is what is tested
-        bound = compose_expost(expost=[float(e[path]) for e in rounds_e], deltas=deltas)
-        assert abs(float(bound.eps) - total_e[path]) < 1e-12
-        assert abs(float(bound.delta) - 0.04) < 1e-15
-    check = check_expost(total_l, total_e, 0.04)
-    assert not check.rejected, str(check)
-
-
-@covers("RSWR23:Lem5.1")
-def test_power_composition_without_summing_the_bounds() -> None:
-    """Power check: claiming (max E_i, sum delta_i) for four variance-1 rounds: sum L ~
-    N(2, 4) exceeds max E = 0.5 + 2.326 w.p. 0.340 (exact), against 0.04."""
-    gen, n = rng("lem5.1-wrong"), 20_000
-    total = gaussian_losses(gen, np.ones((n, 4))).sum(axis=1)
-    e_max = 0.5 + stats.norm.isf(0.01)
-    p_true = float(stats.norm.sf((e_max - 2) / 2))
-    assert abs(p_true - 0.340) < 1e-3 and rejection_probability(p_true, n, 0.04) > 0.9999
-    assert check_expost(total, e_max, 0.04).rejected
