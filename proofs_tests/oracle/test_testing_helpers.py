@@ -26,7 +26,8 @@ from reference.oracle.testing import (
 
 #: CKS20 at (rho = 1.3527, delta = 1e-6) rounded to a double: anchors §3.1 give 9.265762734
 #: and OpenDP returns 9.265762733744117 (the conformance report); these tests exercise the
-#: assertion helpers around it, the value itself is tested in test_conversions.py.
+#: assertion helpers around it, the value itself is tested in
+#: proofs_tests/conversions/test_cks20.py.
 CKS = 9.265762733744108
 
 
