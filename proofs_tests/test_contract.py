@@ -1,7 +1,15 @@
-"""Tests over the whole catalogue: coverage by tests, examples, bad input, valid fuzzing.
+"""The contract every catalogue result meets, tested once for all of them.
 
-These walk every registered result, so a result added later is checked without
-writing anything here.
+Coverage by tests (every result has a property test in ``proofs_tests/<topic>/``, every
+probabilistic result a statistical test in ``stats_tests/<topic>/``, read from the
+``@covers`` decorators by :mod:`reference.tools.testindex`), ids that follow the scheme,
+the example inputs' point value inside its own certified enclosure (or, for a result with
+an inverse, a certificate that holds), a ``DomainError`` naming the parameter and the
+result for every bad input, and valid fuzzed inputs that never crash.
+
+These walk every registered result, so a result added later is checked without writing
+anything here; the per-paper files under ``proofs_tests/<topic>/`` test what each result
+implies.
 """
 
 from __future__ import annotations
