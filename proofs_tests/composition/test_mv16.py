@@ -93,5 +93,3 @@ def test_hetero_limits_and_floor() -> None:
         hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.01", delta=["0.01", "0"])
     assert hetero_delta_result(eps=["0", "0"], eps_g=0) == 0
     assert hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.5").holds
-
-

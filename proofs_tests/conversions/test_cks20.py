@@ -108,5 +108,3 @@ def test_cks_delta_edges() -> None:
     with mp.workdps(50):  # at eps = 0 it must still exceed the Gaussian's total variation
         tv = 2 * mp.ncdf(mp.sqrt(2 * 50) / 2) - 1
         assert tv <= cks_delta(rho=50, eps=0) <= 1
-
-

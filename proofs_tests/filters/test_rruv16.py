@@ -204,5 +204,3 @@ def test_erratum_lemma_3_3() -> None:
 def test_errata_theorem_5_1() -> None:
     _confirmed("RRUV16:Thm5.1-proof")
     _confirmed("RRUV16:Thm5.1-remark")
-
-

@@ -148,5 +148,3 @@ def test_filter_from_dp_budget() -> None:
     assert abs(float(f.rho) - 1.353015) < 1e-6 and eps <= 10 and float(delta) == 1e-6
     with pytest.raises(DomainError, match="condition"):
         f.propose_zcdp(2)
-
-

@@ -92,5 +92,3 @@ def test_notprior_with_delta(w: Fraction, n: int, delta: Fraction, data: st.Data
     rest = [y for y in range(n) if y != prior]
     opt = best_q(P, Q, rest, w=w, delta=delta)
     assert at_most(notprior_q_approx.certified(eps=log(w), delta=delta), opt.q)
-
-

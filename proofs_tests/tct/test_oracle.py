@@ -162,5 +162,3 @@ def test_exact_simplex_small_programs() -> None:
     assert maximise([F(1)], A_ub=[[F(-1)]], b_ub=[F(0)]).status == "unbounded"
     assert maximise([F(1), F(1)], A_eq=[[F(1), F(1)], [F(2), F(2)]],
                     b_eq=[F(1), F(2)]).value == 1  # redundant equality
-
-

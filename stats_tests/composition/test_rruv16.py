@@ -93,5 +93,3 @@ def test_power_fn2_without_mean_term() -> None:
     assert p_true == pytest.approx(0.208, abs=1e-3)
     assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
     assert run(HET_EPS, HET_DELTA, wrong, float(g.delta), N_QUICK, "lrr-het")[0]
-
-

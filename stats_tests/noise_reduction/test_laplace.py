@@ -212,5 +212,3 @@ def test_power_halved_lnr_bound() -> None:
     fx, fxp = np.array([1.0, 0.0, -0.5]), np.array([0.4, 0.3, -0.5])
     loss, t_stop = run_lnr(5_000, rng("prop4.2-wrong"), fx, fxp)
     assert check_expost(loss, 0.5 / t_stop, 0.0).rejected
-
-
