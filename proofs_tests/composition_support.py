@@ -1,7 +1,8 @@
 """Shared strategies and independent routes for the composition property tests.
 
-Brute-force enumeration of products of randomized response (RRUV16 Def 2.6), a float
-computation of the exact optimal delta with scipy's binomial law, and exact comparisons.
+Brute-force enumeration of products of randomized response (RRUV16 Def 2.6), of the 2^k
+subsets in MV16 Thm 1.5 as printed, a float computation of the exact optimal delta with
+scipy's binomial law, and exact comparisons.
 """
 
 from __future__ import annotations
@@ -67,3 +68,29 @@ def near(a: object, b: object, rel: float) -> bool:
 def floor_delta(delta: float, k: int) -> Fraction:
     d = Fraction(delta)
     return 1 - (1 - d) ** k
+
+
+small_eps = st.sampled_from(["0.05", "0.1", "0.25", "0.5", "1", "1.5"])
+
+
+def q(x: object) -> Fraction:
+    """An mpmath endpoint as an exact rational (for exact comparisons)."""
+    return exact(x, "x", "test")
+
+
+def brute_force_delta(eps: list[str], eps_g: str, delta: list[str] | None = None) -> mpmath.mpf:
+    """MV16 Thm 1.5 as printed: a sum over all 2^k subsets, at 60 digits."""
+    with mp.workdps(60):
+        e = [mp.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in eps]
+        g = mp.mpf(Fraction(eps_g).numerator) / Fraction(eps_g).denominator
+        total = mp.zero
+        for inside in itertools.product([False, True], repeat=len(e)):
+            a = mp.fsum(x for x, s in zip(e, inside, strict=True) if s)
+            b = mp.fsum(x for x, s in zip(e, inside, strict=True) if not s)
+            total += max(mp.exp(a) - mp.exp(g) * mp.exp(b), mp.zero)
+        pure = total / mp.fprod(1 + mp.exp(x) for x in e)
+        if not delta:
+            return +pure
+        keep = mp.fprod(1 - mp.mpf(Fraction(d).numerator) / Fraction(d).denominator
+                        for d in delta)
+        return 1 - keep + keep * pure

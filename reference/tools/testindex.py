@@ -1,5 +1,10 @@
 """Which tests check which results: read from ``@covers("ID", ...)`` in the test folders.
 
+The test folders mirror ``reference/results``: ``proofs_tests/<topic>/test_<paper>.py``
+and ``stats_tests/<topic>/test_<paper>.py``; every ``test_*.py`` below a folder is read,
+and a test is named by its path from the checkout, e.g.
+``proofs_tests/composition/test_kov15.py::test_optimal_speed``.
+
 The index is built by parsing the test files (no import), so ``python -m reference
 catalog`` can list each result's tests, and a test can fail when a result has none.
 """
@@ -15,7 +20,7 @@ FOLDERS = {"property": "proofs_tests", "stats": "stats_tests"}
 
 def repo_root() -> Path | None:
     """The checkout holding ``reference/`` and the test folders, if there is one."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[2]   # reference/tools/testindex.py -> checkout
     return root if (root / FOLDERS["property"]).is_dir() else None
 
 
@@ -39,11 +44,12 @@ def test_index() -> dict[str, dict[str, list[str]]]:
     if root is None:
         return index
     for kind, folder in FOLDERS.items():
-        for path in sorted((root / folder).glob("test_*.py")):
+        for path in sorted((root / folder).rglob("test_*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
                 if isinstance(node, ast.FunctionDef | ast.ClassDef):
                     for rid in _covered_ids(node):
                         entry = index.setdefault(rid, {"property": [], "stats": []})
-                        entry[kind].append(f"{folder}/{path.name}::{node.name}")
+                        name = path.relative_to(root).as_posix()
+                        entry[kind].append(f"{name}::{node.name}")
     return index

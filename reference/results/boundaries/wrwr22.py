@@ -9,7 +9,7 @@ Both papers use the same inner formula, the level at which the normal-mixture
 martingale ``sqrt(prec/(v+prec)) exp(S^2/(2(v+prec)))`` reaches ``1/delta``:
 :func:`mixture_level`.  WRWR22 applies it to ``W_t`` in variance time, RSWR23 to
 ``W_t/t`` in precision time ``v = 1/t``; hence ``psi^C_gamma(t) = psi^M_{gamma t^2}(t)``
-(catalog-001 §6 item 3), checked in ``proofs_tests/test_boundaries.py``.
+(catalog-001 §6 item 3), checked in ``proofs_tests/boundaries/test_wrwr22.py``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,68 @@
+"""Property tests of the RSWR23 §7 application (stopping condition, doubling schedule,
+the experiment itself).
+
+Independent routes: direct search of the acceptance set, exact rational simulation of
+the doubling schedule, and an exact replay of logged trials through the filters.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.results import covers
+from reference.results.experiments.rswr23_sec7 import acceptance, doubling_run
+from reference.tools.experiments.relative_error import (
+    METHODS,
+    accept,
+    replay,
+    run,
+    run_size,
+    table,
+)
+
+
+@covers("RSWR23:Sec7.2-accept")
+@given(alpha=st.floats(0.01, 0.9), y=st.floats(-1000, 1000), s=st.floats(0.01, 10))
+def test_acceptance_closed_form(alpha: float, y: float, s: float) -> None:
+    """The printed condition (ratio and |y| > s) accepts exactly y >= upper s or
+    y < -lower s (catalog-000 A5), away from the two boundary points."""
+    th = acceptance(alpha=alpha)
+    up, low = float(th.upper) * s, float(th.lower) * s
+    if min(abs(y - up), abs(y + low)) < 1e-9 * (1 + abs(y)):
+        return
+    assert bool(accept(np.array([y]), s, alpha)[0]) == (y >= up or y < -low)
+
+
+@covers("RSWR23:Sec7.2-accept")
+@given(alpha=st.floats(0.01, 0.9), k=st.floats(0, 1), noise=st.floats(-1, 1))
+def test_accepted_counts_have_half_alpha_relative_error(alpha: float, k: float,
+                                                         noise: float) -> None:
+    """An accepted y > 0 within s of the truth has relative error <= alpha/2."""
+    th = acceptance(alpha=alpha)
+    y_hat = float(th.upper) * (1 + 10 * k)     # accepted, s = 1
+    truth = y_hat - noise
+    assert abs(y_hat / truth - 1) <= float(th.guarantee) * (1 + 1e-12)
+
+
+@covers("RSWR23:Sec7.1-doubling-run")
+@given(e1=st.fractions(Fraction(1, 10**4), 1), ratio=st.fractions(1, 10**6))
+def test_doubling_run_below_the_published_bounds(e1: Fraction, ratio: Fraction) -> None:
+    """Catalog-000 A3: overshoot^2 < 2 and spend < 4, simulated exactly in rationals."""
+    r = doubling_run(eps1_sq=e1, target_sq=e1 * ratio)
+    assert 1 <= r.overshoot_sq < 2 and r.spend < 4
+
+
+@covers("RSWR23:Sec7.2-accept", "RSWR23:Thm6")
+def test_experiment_tiny_run_and_exact_replay() -> None:
+    """Two trials at the smallest size: noise reduction returns more, the table renders,
+    and each logged trial's charges pass through the exact filters without a HALT."""
+    res = run(trials=2, sizes=(8000,), progress=None)
+    text = table(res, 2)
+    assert "noise red." in text and "8000" in text
+    for m in METHODS:
+        out = run_size(8000, 2, m, keep_log=1)
+        assert out.returned.min() >= 1 and replay(out.log[0], m)

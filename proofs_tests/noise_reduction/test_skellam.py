@@ -1,0 +1,82 @@
+"""Property tests of Skellam noise reduction (WRWR22 §4).
+
+Independent routes: scipy's Skellam densities, Poisson convolutions, moments, and
+whole-path likelihoods built from independent Skellam increments.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import mp
+from scipy import stats
+
+from reference.core.errors import DomainError
+from reference.results import covers
+from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
+
+
+@covers("WRWR22:Sec4-Skellam")
+@given(k=st.integers(-25, 25), t=st.floats(0.1, 10), l1=st.floats(0.05, 4),
+       l2=st.floats(0.05, 4))
+def test_skellam_pmf_against_scipy_and_poisson_convolution(k: int, t: float, l1: float,
+                                                            l2: float) -> None:
+    m1, m2 = t * l1, t * l2
+    value = skellam_pmf(k=k, t=t, lam1=l1, lam2=l2)
+    ref = float(stats.skellam.pmf(k, m1, m2))
+    assert abs(float(value) - ref) <= 1e-9 * ref + 1e-300
+    with mp.workdps(40):
+        m1, m2 = mp.mpf(t) * mp.mpf(l1), mp.mpf(t) * mp.mpf(l2)     # exact products
+        conv = mp.fsum(mp.exp(-m1 - m2) * m1 ** (j + k) * m2**j
+                       / (mp.factorial(j + k) * mp.factorial(j)) for j in range(max(0, -k), 300))
+        assert abs(value - conv) <= mp.mpf(10) ** -30 * (1 + conv)
+
+
+@covers("WRWR22:Sec4-Skellam")
+def test_skellam_pmf_moments_enclosure_and_domain() -> None:
+    t, l1, l2 = Fraction(3, 2), Fraction(3, 2), Fraction(4, 5)
+    with mp.workdps(30):
+        p = {k: skellam_pmf(k=k, t=t, lam1=l1, lam2=l2) for k in range(-40, 60)}
+        mass = mp.fsum(p.values())
+        mean = mp.fsum(k * v for k, v in p.items())
+        var = mp.fsum(k * k * v for k, v in p.items()) - mean**2
+        assert abs(mass - 1) < mp.mpf(10) ** -20
+        assert abs(mean - t * (l1 - l2)) < mp.mpf(10) ** -18
+        assert abs(var - t * (l1 + l2)) < mp.mpf(10) ** -18
+    enc = skellam_pmf.certified(k=-3, t=1000, lam1=1, lam2="0.9")
+    point = skellam_pmf(k=-3, t=1000, lam1=1, lam2="0.9")
+    with mp.workdps(70):
+        slack = mp.mpf(10) ** -45 * point
+        assert enc.lo - slack <= point <= enc.hi + slack
+        assert enc.hi - enc.lo < mp.mpf(10) ** -45 * enc.hi
+    with pytest.raises(DomainError, match="lam1"):
+        skellam_pmf(k=0, t=2000, lam1=1, lam2=1)
+
+
+@covers("WRWR22:Sec4-Skellam-NR")
+@given(n=st.integers(1, 4), seed=st.integers(0, 2**32 - 1), fx=st.integers(-3, 3),
+       fxp=st.integers(-3, 3))
+def test_skellam_path_loss_equals_joint_pmf_ratio(n: int, seed: int, fx: int, fxp: int) -> None:
+    """Joint pmf of the released path from independent Skellam increments (scipy) under f
+    and f': the ratio is the registered last-release formula."""
+    gen = np.random.default_rng(seed)
+    times = np.sort(gen.uniform(0.3, 4, n))[::-1]
+    lam1, lam2 = 1.2, 0.7
+    y = fx + skellam_paths(times, 1, gen, lam1, lam2)[0]
+
+    def joint(f: int) -> float:
+        total = float(stats.skellam.logpmf(y[-1] - f, times[-1] * lam1, times[-1] * lam2))
+        for k in range(n - 1):
+            dt = times[k] - times[k + 1]
+            total += float(stats.skellam.logpmf(y[k] - y[k + 1], dt * lam1, dt * lam2))
+        return total
+
+    value = skellam_path_loss(times=times, y=[int(v) for v in y], fx=fx, fxp=fxp,
+                              lam1=lam1, lam2=lam2)
+    assert abs(float(value) - (joint(fx) - joint(fxp))) < 1e-8
+    with pytest.raises(DomainError, match="integer"):
+        skellam_path_loss(times=times, y=[int(v) for v in y], fx=0.5, fxp=0, lam1=1, lam2=1)

@@ -1,0 +1,120 @@
+"""The contract every catalogue result meets, tested once for all of them.
+
+Coverage by tests (every result has a property test in ``proofs_tests/<topic>/``, every
+probabilistic result a statistical test in ``stats_tests/<topic>/``, read from the
+``@covers`` decorators by :mod:`reference.tools.testindex`), ids that follow the scheme,
+the example inputs' point value inside its own certified enclosure (or, for a result with
+an inverse, a certificate that holds), a ``DomainError`` naming the parameter and the
+result for every bad input, and valid fuzzed inputs that never crash.
+
+These walk every registered result, so a result added later is checked without writing
+anything here; the per-paper files under ``proofs_tests/<topic>/`` test what each result
+implies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mpmath import mp
+
+from reference import DomainError, catalogue
+from reference.core.model import Certificate, Result
+from reference.core.numeric import Interval
+from reference.oracle.strategies import invalid_values, valid_params
+from reference.tools.testindex import test_index as build_test_index
+
+RESULTS = catalogue()
+IDS = [r.id for r in RESULTS]
+
+
+def test_every_result_has_its_tests() -> None:
+    index = build_test_index()
+    missing = [r.id for r in RESULTS if not index.get(r.id, {}).get("property")]
+    assert not missing, f"results without a property test: {missing}"
+    no_stats = [r.id for r in RESULTS if r.probabilistic and not index.get(r.id, {}).get("stats")]
+    assert not no_stats, f"probabilistic results without a stats test: {no_stats}"
+    unknown = sorted(set(index) - set(IDS))
+    assert not unknown, f"tests name results that are not registered: {unknown}"
+
+
+def test_ids_follow_the_scheme() -> None:
+    for r in RESULTS:
+        prefix, sep, number = r.id.partition(":")
+        assert sep and number and prefix in (
+            "RSWR23", "WRWR22", "LEC11", "RRUV16", "CL23",
+            "CKS20", "BW18", "KOV15", "BS16", "MIR17", "MV16",
+        )
+        assert r.status in ("stated", "corrected", "reconstructed")
+        assert r.core.__doc__ and r.statement and r.title
+
+
+def _example(res: Result[Any]) -> dict[str, str]:
+    return {p.name: p.example for p in res.params}
+
+
+def _numbers(out: Any) -> list[Any]:
+    if isinstance(out, Certificate):
+        return [out.value]
+    if isinstance(out, tuple | list):
+        return [x for item in out for x in _numbers(item)]
+    return [out] if isinstance(out, mpmath.mpf | Interval) else []
+
+
+def _check_point_in_enclosure(res: Result[Any], params: dict[str, Any]) -> None:
+    point = res(**params)
+    enc = res.certified(**params)
+    if res.inverse is not None:
+        assert isinstance(point, Certificate) and point.holds
+        assert point.lo <= point.value <= point.hi
+        return
+    pts, encs = _numbers(point), _numbers(enc)
+    assert len(pts) == len(encs)
+    with mp.workdps(60):
+        for x, e in zip(pts, encs, strict=True):
+            assert not mpmath.isnan(x)
+            if mpmath.isinf(x):
+                assert e.lo == x or e.hi == x
+                continue
+            slack = mp.mpf(10) ** -35 * (1 + abs(x))
+            assert e.lo - slack <= x <= e.hi + slack, (res.id, params, x, e)
+
+
+@pytest.mark.parametrize("res", RESULTS, ids=IDS)
+def test_example_inputs_evaluate_and_enclose(res: Result[Any]) -> None:
+    _check_point_in_enclosure(res, _example(res))
+
+
+@pytest.mark.parametrize("res", RESULTS, ids=IDS)
+def test_bad_input_gives_domain_error(res: Result[Any]) -> None:
+    base = _example(res)
+    for p in res.params:
+        for bad in invalid_values(p):
+            with pytest.raises(DomainError) as info:
+                res(**{**base, p.name: bad})
+            msg = str(info.value)
+            assert p.name in msg and res.id in msg, msg
+    with pytest.raises(DomainError, match="not a parameter"):
+        res(**{**base, "no_such_parameter": 1})
+    required = [p for p in res.params if p.required]
+    if required:
+        args = {k: v for k, v in base.items() if k != required[0].name}
+        with pytest.raises(DomainError, match="is required"):
+            res(**args)
+
+
+@pytest.mark.parametrize("res", RESULTS, ids=IDS)
+@settings(max_examples=25)
+@given(data=st.data())
+def test_valid_inputs_never_crash(res: Result[Any], data: st.DataObject) -> None:
+    """Valid draws give a non-NaN value inside its certified enclosure, or a DomainError
+    from a cross-parameter condition; never another exception."""
+    params = data.draw(valid_params(res))
+    try:
+        _check_point_in_enclosure(res, params)
+    except DomainError as err:
+        assert res.id in str(err)
