@@ -14,6 +14,7 @@ implies.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -22,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.profiles import share
 from reference import DomainError, catalogue
 from reference.core.model import Certificate, Result
 from reference.core.numeric import Interval
@@ -108,7 +110,7 @@ def test_bad_input_gives_domain_error(res: Result[Any]) -> None:
 
 
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
-@settings(max_examples=25)
+@settings(max_examples=share(Fraction(5, 12)))
 @given(data=st.data())
 def test_valid_inputs_never_crash(res: Result[Any], data: st.DataObject) -> None:
     """Valid draws give a non-NaN value inside its certified enclosure, or a DomainError

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.composition_support import brute_force_delta, q, small_eps
+from proofs_tests.profiles import share
 from reference import certified
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_epsilon
@@ -51,7 +52,7 @@ def test_kov_grid_matches_anchors(eps: str, k: int, published: str) -> None:
 
 
 @covers("KOV15:Thm3.3-grid")
-@settings(max_examples=20)
+@settings(max_examples=share(Fraction(1, 3)))
 @given(eps=small_eps, k=st.integers(1, 12), delta_g=st.sampled_from(["0.01", "0.1", "0.3"]))
 def test_kov_grid_is_the_least_feasible_lattice_point(eps: str, k: int, delta_g: str) -> None:
     """Against subset enumeration: feasible at the answer, infeasible one step below."""

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.composition_support import brute_force_delta, q, small_eps
+from proofs_tests.profiles import share
 from reference import DomainError, certified
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
@@ -29,7 +30,7 @@ from reference.results.composition.rruv16 import (
 
 
 @covers("MV16:Thm1.5-delta")
-@settings(max_examples=25)
+@settings(max_examples=share(Fraction(5, 12)))
 @given(eps=st.lists(small_eps, min_size=1, max_size=9), eps_g=small_eps,
        with_delta=st.booleans())
 def test_hetero_delta_equals_subset_enumeration(eps: list[str], eps_g: str,
@@ -43,7 +44,7 @@ def test_hetero_delta_equals_subset_enumeration(eps: list[str], eps_g: str,
 
 
 @covers("MV16:Thm1.5-delta", "KOV15:Thm3.3-delta")
-@settings(max_examples=20)
+@settings(max_examples=share(Fraction(1, 3)))
 @given(eps=small_eps, k=st.integers(1, 80), eps_g=st.sampled_from(["0", "0.3", "1", "4"]),
        delta=st.sampled_from(["0", "1e-4"]))
 def test_hetero_equals_homogeneous_kov_when_all_equal(eps: str, k: int, eps_g: str,
@@ -66,7 +67,7 @@ def test_hetero_inverse_matches_anchors_and_kov(eps: str, k: int, published: str
 
 
 @covers("MV16:Thm1.5", "KOV15:Thm3.5", "RRUV16:fn2-advanced", "RRUV16:Thm2.9")
-@settings(max_examples=15)
+@settings(max_examples=share(Fraction(1, 4)))
 @given(eps=st.lists(small_eps, min_size=1, max_size=40),
        delta_g=st.sampled_from(["1e-3", "1e-6", "1e-9"]))
 def test_composition_orderings(eps: list[str], delta_g: str) -> None:

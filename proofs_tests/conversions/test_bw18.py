@@ -7,6 +7,7 @@ normal CDF and root finding, and mpmath quadrature of the hockey-stick divergenc
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from scipy.optimize import brentq
 from scipy.stats import norm
 
 from proofs_tests.conversions_support import ANCHORS_31, close
+from proofs_tests.profiles import share
 from reference import certified
 from reference.results import covers
 from reference.results.conversions.bw18 import (
@@ -27,7 +29,7 @@ from reference.results.conversions.bw18 import (
 
 
 @covers("BW18:Thm8")
-@settings(max_examples=40)
+@settings(max_examples=share(Fraction(2, 3)))
 @given(sigma=st.floats(0.2, 20), eps=st.floats(0, 8), sens=st.floats(0.1, 5))
 def test_gaussian_curve_against_scipy(sigma: float, eps: float, sens: float) -> None:
     ref = (norm.cdf(sens / (2 * sigma) - eps * sigma / sens)
@@ -51,7 +53,7 @@ def test_gaussian_curve_is_the_hockey_stick_integral(sigma: str, eps: str) -> No
 
 
 @covers("BW18:Thm8-eps")
-@settings(max_examples=20)
+@settings(max_examples=share(Fraction(1, 3)))
 @given(sigma=st.floats(0.3, 10), delta=st.floats(1e-12, 0.3))
 def test_gaussian_epsilon_against_scipy_root(sigma: float, delta: float) -> None:
     cert = gaussian_epsilon(sigma=sigma, delta=delta)

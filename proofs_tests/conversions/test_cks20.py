@@ -8,6 +8,7 @@ direct minimisation of the CKS20 objective over a grid of orders.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.conversions_support import ANCHORS_31, close
+from proofs_tests.profiles import share
 from reference import certified
 from reference.results import covers
 from reference.results.conversions.bw18 import (
@@ -65,7 +67,7 @@ def test_optimal_order_matches_anchors_and_is_a_minimum(row: tuple[str, ...]) ->
 
 
 @covers("CKS20:Cor13")
-@settings(max_examples=40)
+@settings(max_examples=share(Fraction(2, 3)))
 @given(rho=rhos, delta=deltas)
 def test_cks_equals_grid_minimum(rho: float, delta: float) -> None:
     value = float(cks_epsilon(rho=rho, delta=delta))
@@ -75,7 +77,7 @@ def test_cks_equals_grid_minimum(rho: float, delta: float) -> None:
 
 
 @covers("CKS20:Cor13", "RSWR23:Lem2.3", "BW18:Thm8-rho-eps")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(rho=rhos, delta=st.floats(min_value=1e-20, max_value=0.1))
 def test_bs16_above_cks20_above_gaussian(rho: float, delta: float) -> None:
     """BS16 >= CKS20 >= exact Gaussian eps (the Gaussian is rho-zCDP), as enclosures."""
@@ -87,7 +89,7 @@ def test_bs16_above_cks20_above_gaussian(rho: float, delta: float) -> None:
 
 
 @covers("CKS20:Cor13-delta")
-@settings(max_examples=25)
+@settings(max_examples=share(Fraction(5, 12)))
 @given(rho=rhos, delta=st.floats(min_value=1e-20, max_value=0.1))
 def test_cks_delta_inverts_cks_epsilon(rho: float, delta: float) -> None:
     eps = cks_epsilon(rho=rho, delta=delta)

@@ -5,16 +5,19 @@ Independent route: the two-point sum of the Renyi divergence, and its limits.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.profiles import share
 from reference.results import covers
 from reference.results.conversions.mir17 import rr_renyi
 
 
 @covers("MIR17:RR-renyi")
-@settings(max_examples=40)
+@settings(max_examples=share(Fraction(2, 3)))
 @given(eps=st.floats(1e-3, 20), alpha=st.floats(1.01, 50))
 def test_rr_renyi_by_two_point_sum(eps: float, alpha: float) -> None:
     with mp.workdps(80):

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proofs_tests.profiles import share
 from reference import DomainError
 from reference.results import covers, errata
 from reference.results.filters.objects import (
@@ -116,7 +117,7 @@ def test_advanced_monotone_and_padding(eps: list[Fraction], extra: Fraction, i: 
 
 
 @covers("RRUV16:Thm5.1")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(props=st.lists(small_eps, min_size=1, max_size=12), eps_g=st.fractions(
     Fraction(1, 10), 3, max_denominator=1000), dg=deltas_g)
 def test_advanced_object_agrees_with_rule(props: list[Fraction], eps_g: Fraction,
@@ -137,7 +138,7 @@ def test_advanced_object_agrees_with_rule(props: list[Fraction], eps_g: Fraction
 
 
 @covers("RRUV16:Thm5.1")
-@settings(max_examples=12)
+@settings(max_examples=share(Fraction(1, 5)))
 @given(eps=st.sampled_from([Fraction(1, 128), Fraction(1, 32), Fraction(1, 8),
                             Fraction(1, 2)]),
        eps_g=st.sampled_from([Fraction(1, 2), Fraction(1), Fraction(2)]), dg=deltas_g,

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats
 
+from proofs_tests.profiles import share
 from reference.core.errors import DomainError
 from reference.results import covers, errata
 from reference.results.noise_reduction.laplace import (
@@ -128,7 +129,7 @@ def test_levy_density_is_the_integral_of_the_local_density(z: float, t: float,
 
 
 @covers("RSWR23:AppA-levy")
-@settings(max_examples=8)
+@settings(max_examples=share(Fraction(2, 15)))
 @given(t=st.floats(0.1, 5), u=st.floats(0.1, 5))
 def test_levy_khintchine_gives_the_laplace_characteristic_function(t: float, u: float) -> None:
     """int (cos(uz) - 1) g(z; t) dz = -log(1 + t^2 u^2): g is the Lévy density of Lap(t)."""

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import integrate, stats
 
+from proofs_tests.profiles import share
 from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import mixture_boundary
@@ -157,7 +158,7 @@ def test_bounds_add_up(alg: Fraction, eps: Fraction, t: Fraction) -> None:
 
 
 @covers("WRWR22:Cor5.2")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(times=st.lists(st.floats(0.05, 50), min_size=2, max_size=8, unique=True),
        rho=st.floats(0.1, 10), delta=st.floats(1e-8, 0.5))
 def test_boundary_gives_valid_rat_privacy_functions(times: list[float], rho: float,

@@ -14,6 +14,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from proofs_tests.profiles import share
 from reference.results import covers, errata
 from reference.results.composition.rruv16 import advanced_composition_heterogeneous
 from reference.results.concentration.rruv16 import window_bound
@@ -135,7 +136,7 @@ def test_odometer_above_heuristic(eps: float, t: int, n: int, dg: str) -> None:
 
 
 @covers("RRUV16:Thm6.5", "RRUV16:Lem6.4", "RRUV16:Thm3.4")
-@settings(max_examples=20)
+@settings(max_examples=share(Fraction(1, 3)))
 @given(eps=st.lists(st.fractions(0, Fraction(1, 2), max_denominator=100), min_size=1,
                     max_size=8), n=st.integers(2, 1000), dg=deltas_g)
 def test_objects_agree_with_registered(eps: list[Fraction], n: int, dg: str) -> None:

@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
+from proofs_tests.profiles import share
 from reference.core.numeric import exact
 from reference.oracle.strategies import deltas, epsilon_lists, epsilons, params_for, rhos
 from reference.oracle.testing import (
@@ -86,7 +87,7 @@ def test_compare_reports_relative_excess() -> None:
     assert exact(enc.lo, "lo", "t") <= Fraction(1, 100) <= exact(enc.hi, "hi", "t")
 
 
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(eps=epsilons(), rho=rhos(), delta=deltas(), lst=epsilon_lists())
 def test_strategies_draw_valid_parameters(eps: float, rho: float, delta: float,
                                           lst: list[float]) -> None:
@@ -94,7 +95,7 @@ def test_strategies_draw_valid_parameters(eps: float, rho: float, delta: float,
     assert 1 <= len(lst) and len(set(lst)) <= 3
 
 
-@settings(max_examples=10)
+@settings(max_examples=share(Fraction(1, 6)))
 @given(params=params_for("MV16:Thm1.5-delta"))
 def test_params_for_gives_valid_inputs(params: dict[str, object]) -> None:
     from reference import DomainError, get

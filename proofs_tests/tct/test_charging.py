@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats
 
+from proofs_tests.profiles import share
 from reference import DomainError
 from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
@@ -99,7 +100,7 @@ def test_tau_for_delta_makes_the_tail_small(delta: str, alpha: Fraction) -> None
 # ---- end-to-end: exact privacy of TCT interactions -----------------------------------
 
 @covers("CL23:ThmB.4-exact", "CL23:ThmB.4")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(st.sampled_from([F(11, 10), F(3, 2), F(2), F(3)]), st.integers(3, 9),
        st.integers(1, 2), st.data())
 def test_exact_profile_of_notprior_tests(w: Fraction, n: int, tau: int,
@@ -138,7 +139,7 @@ def test_dominating_process_against_kov(eps: str, q: str, tau: int, alpha: objec
 
 
 @covers("CL23:Lem2.7")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(st.sampled_from([F(5, 4), F(3, 2), F(2)]), st.integers(3, 8), st.integers(1, 2),
        st.data())
 def test_multi_target_by_enumeration(w: Fraction, n: int, tau: int,

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.profiles import share
 from reference.oracle.tct_strategies import pair
 from reference.results import covers
 from reference.results.tct.base import simplest_between
@@ -81,7 +82,7 @@ def test_selection_calls_are_revise_calls(eps: Fraction, k: int) -> None:
 
 
 @covers("CL23:ThmI.1")
-@settings(max_examples=30)
+@settings(max_examples=share(Fraction(1, 2)))
 @given(st.sampled_from([F(11, 10), F(3, 2), F(2)]), st.integers(2, 5), st.integers(2, 3),
        st.sampled_from([F(1, 2), F(1, 5), F(1, 20)]), st.data())
 def test_top_one_exact_profile(w: Fraction, m: int, levels: int, delta: Fraction,
@@ -107,7 +108,7 @@ def test_top_one_geometric_tail(eps: str, delta: str) -> None:
 
 
 @covers("CL23:ThmI.3")
-@settings(max_examples=20)
+@settings(max_examples=share(Fraction(1, 3)))
 @given(st.sampled_from([F(11, 10), F(3, 2), F(2)]), st.integers(2, 4), st.data())
 def test_top_two_exact_profile(w: Fraction, m: int, data: st.DataObject) -> None:
     """Theorem I.3 (k = 2): the exact delta of the ordered top-2 output at a rational

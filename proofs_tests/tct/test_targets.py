@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.profiles import share
 from reference import DomainError
 from reference.oracle.tct_strategies import law, ratios
 from reference.results import covers
@@ -42,7 +43,7 @@ def _log(w: Fraction) -> mpmath.mpf:
 
 
 @covers("CL23:LemA.1", "CL23:CorA.3")
-@settings(max_examples=40)
+@settings(max_examples=share(Fraction(2, 3)))
 @given(ratios(), st.integers(2, 5), st.data())
 def test_mixture_exists_exactly_above_hockey_stick(w: Fraction, n: int,
                                                    data: st.DataObject) -> None:
@@ -71,7 +72,7 @@ def test_mixture_exists_exactly_above_hockey_stick(w: Fraction, n: int,
 
 
 @covers("CL23:LemB.3", "CL23:LemA.1")
-@settings(max_examples=40)
+@settings(max_examples=share(Fraction(2, 3)))
 @given(ratios(), st.integers(2, 4), st.data())
 def test_full_support_target_iff_indistinguishable(w: Fraction, n: int,
                                                    data: st.DataObject) -> None:

@@ -81,8 +81,11 @@ def exact(x: object, name: str, where: str) -> Fraction:
         if isinstance(x, mpmath.mpf):
             if not mpmath.isfinite(x):
                 raise DomainError(name, x, "must be finite", where)
-            man, exp = x.man_exp
-            return Fraction(int(man)) * (Fraction(2) ** int(exp))
+            # Read the raw (sign, mantissa, exponent) triple: ``man_exp`` drops the sign in
+            # mpmath 1.3 (so -0.5 came out as +1/2).
+            sign, man, exp, _ = x._mpf_
+            q = Fraction(int(man)) * (Fraction(2) ** int(exp))
+            return -q if sign else q
         f = float(x)
         if not math.isfinite(f):
             raise DomainError(name, x, "must be finite", where)
