@@ -256,3 +256,40 @@ def test_errata_of_these_sections_are_confirmed() -> None:
     for e in found.values():
         check = e.verify()
         assert check.confirmed, (e.id, check.detail)
+
+
+# ---- exact second route for the Laplace log-ratio (no cancellation at any scale) ---------
+
+def _exact_gap(u: Fraction, d: Fraction) -> Fraction:
+    return abs(u - d) - abs(u)
+
+
+_scaled = st.builds(lambda m, e: m * Fraction(10) ** e,
+                    st.fractions(-10, 10, max_denominator=1000), st.integers(-300, 300))
+
+
+@covers("RSWR23:LemA.1", "RSWR23:LemA.1-printed")
+@given(fx=_scaled, fxp=_scaled, x=_scaled, t=_scaled.filter(lambda q: q > 0))
+def test_lnr_losses_against_exact_rationals(fx: Fraction, fxp: Fraction, x: Fraction,
+                                            t: Fraction) -> None:
+    """Both forms equal the exact rational ``(|X - d| - |X|)/t``: the plain value to 45
+    digits, and the enclosure contains it; inputs spread over 600 decades."""
+    from reference import certified
+
+    cases = [(lnr_loss, {"fx": [fx], "fxp": [fxp], "x": [x], "t": t}, fxp - fx)]
+    if fxp - fx > 0:
+        cases.append((lnr_loss_printed, {"x": x, "t": t, "sensitivity": fxp - fx}, fxp - fx))
+    for res, kw, d in cases:
+        exact = _exact_gap(x, d) / t
+        with mp.workdps(60):
+            q = mp.mpf(exact.numerator) / exact.denominator
+            got = res(**kw)
+            assert abs(got - q) <= abs(q) * mp.mpf(10) ** -45 + mp.mpf(10) ** -2000
+            enc = certified(res, **kw)
+            assert enc.lo <= q <= enc.hi
+
+
+@covers("RSWR23:LemA.1-printed")
+def test_lnr_printed_tiny_sensitivity_regression() -> None:
+    """x = -3.3e-236, t = Delta = 3.9e-286: the loss is exactly 1 (it was 0.943)."""
+    assert lnr_loss_printed(x="-3.3e-236", t="3.9e-286", sensitivity="3.9e-286") == 1
