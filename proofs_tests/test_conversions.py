@@ -1,4 +1,5 @@
-"""Property tests of the zCDP -> DP conversions and the Gaussian curve (reference.results.conversions).
+"""Property tests of the zCDP -> DP conversions and the Gaussian curve
+(reference.results.conversions).
 
 Expected numbers come from independent routes: the published library numbers of the
 anchors report (§3.1, computed there with mpmath at 50 digits and several libraries),

@@ -22,7 +22,6 @@ from scipy import stats
 from reference.core.errors import DomainError
 from reference.results import covers, errata
 from reference.results.noise_reduction.ex_post import (
-    check_expost,
     compose_expost,
     expost_excess,
     expost_excess_given,
@@ -39,13 +38,15 @@ from reference.results.noise_reduction.laplace import (
     local_levy_density,
     stay_probability,
 )
-from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
+from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_pmf
+from reference.sim.ex_post import check_expost
 from reference.sim.laplace_paths import (
     LaplaceNoiseReduction,
     laplace_chain,
     levy_process,
     poisson_process,
 )
+from reference.sim.skellam_paths import skellam_paths
 
 scales = st.floats(0.05, 20)
 small = st.floats(-5, 5)

@@ -4,7 +4,8 @@ privacy under adaptive stopping, and of basic ex-post composition.
 Laws are tested with the Kolmogorov–Smirnov distance and the DKW–Massart bound
 (:func:`reference.sim.stats.check_law`, valid at every ``n``; for the integer-valued Skellam law
 the distance is taken over the integers, where the bound also holds), cross-checked with
-``scipy.stats.kstest``; rates with one-sided Clopper–Pearson (:func:`reference.sim.stats.check_rate`).
+``scipy.stats.kstest``; rates with one-sided Clopper–Pearson
+(:func:`reference.sim.stats.check_rate`).
 Each test's false-failure probability is at most 1e-6 (Bonferroni over its checks).  Every
 power check runs the same harness on a wrong variant — stay probability ``s/t`` instead of
 ``(s/t)^2``, a halved Lévy mass, redrawn Skellam noise, a halved or un-summed bound — whose
@@ -18,7 +19,7 @@ import pytest
 from scipy import stats
 
 from reference.results import covers
-from reference.results.noise_reduction.ex_post import check_expost, compose_expost
+from reference.results.noise_reduction.ex_post import compose_expost
 from reference.results.noise_reduction.laplace import (
     flat_probability,
     jump_law,
@@ -26,8 +27,10 @@ from reference.results.noise_reduction.laplace import (
     lnr_loss,
     stay_probability,
 )
-from reference.results.noise_reduction.skellam import skellam_paths, skellam_pmf
+from reference.results.noise_reduction.skellam import skellam_pmf
+from reference.sim.ex_post import check_expost
 from reference.sim.laplace_paths import laplace_chain, levy_process, poisson_process
+from reference.sim.skellam_paths import skellam_paths
 from reference.sim.stats import (
     ALPHA,
     LawCheck,

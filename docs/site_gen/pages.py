@@ -6,8 +6,9 @@ results, their statements, parameters and notes), ``reference.tools.testindex.te
 is built) and ``reference.tools.audit.load_claims()`` (the shipped claims, audited while the site
 is built).  ``hooks.py`` turns the strings returned here into pages of the site.
 
-A *family* is a module (or subpackage) directly under ``reference``: ``reference.results.conversions.rswr23``,
-``reference.results.tct``, ...; its page lists every result whose function lives there.
+A *family* is a module (or subpackage) directly under ``reference``:
+``reference.results.conversions.rswr23``, ``reference.results.tct``, ...; its page lists
+every result whose function lives there.
 """
 
 from __future__ import annotations

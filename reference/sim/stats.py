@@ -96,7 +96,7 @@ def rejection_probability(p_true: float, n: int, bound: float, alpha: float = AL
     return 0.0 if c > n else float(_st.binom.sf(c - 1, n, p_true))
 
 
-# ---- exact-law (Kolmogorov–Smirnov / DKW) tests: appended for reference.results.privacy_loss.lec11 -----------
+# ---- exact-law (Kolmogorov–Smirnov / DKW) tests, for reference.results.privacy_loss.lec11 ----
 # A sample is tested against a continuous law with the Dvoretzky–Kiefer–Wolfowitz
 # inequality in Massart's form, P[sup |F_n - F| > t] <= 2 exp(-2 n t^2) for every t: the
 # test rejects when the KS distance exceeds ``dkw_radius(n, alpha)``, so its false-failure

@@ -11,8 +11,8 @@
   (the smallest lattice point whose exact delta is at most the target).  The continuous
   optimum between lattice points is ``KOV15:Thm3.3`` (:mod:`reference.results.composition.kov15`).
 
-(``KOV`` ids in :mod:`reference.results.composition.kov15` cite the same paper; ``KOV15`` marks the forms
-the libraries use.)
+(``KOV`` ids in :mod:`reference.results.composition.kov15` cite the same paper; ``KOV15``
+marks the forms the libraries use.)
 """
 
 from __future__ import annotations

@@ -181,7 +181,8 @@ def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
 
 hetero_epsilon_result = inverse(
     "MV16:Thm1.5", title="Exact optimal heterogeneous composition: eps_g at delta_g",
-    statement=r"\varepsilon_g^\star=\min\{\varepsilon_g\ge0:\ \delta_{\rm MV}(\varepsilon_g)\le\delta_g\}",
+    statement=r"\varepsilon_g^\star=\min\{\varepsilon_g\ge0:\ "
+              r"\delta_{\rm MV}(\varepsilon_g)\le\delta_g\}",
     params=[_PARAMS[0], unit_open("delta_g", "1e-6", "target composed delta"), _PARAMS[1]],
     forward=hetero_delta_result, unknown="eps_g", target="delta_g", increasing=False,
     precondition=_check)(hetero_epsilon)

@@ -7,7 +7,8 @@ privacy-loss martingale (5) ``M_k = sum (Loss_i - mu_i)``.  The assumptions (2),
 (5) are properties of random variables, not formulas: the property tests check them on
 Gaussian, Rademacher and randomized-response examples.  The shared pieces (the mean
 bound of Lemma 4.6 and the self-normalised threshold of Theorem 4.4) are used by the
-filters and odometers of :mod:`reference.results.filters.rruv16` and :mod:`reference.results.odometers.rruv16`.
+filters and odometers of :mod:`reference.results.filters.rruv16` and
+:mod:`reference.results.odometers.rruv16`.
 """
 
 from __future__ import annotations

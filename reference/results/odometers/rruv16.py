@@ -4,8 +4,8 @@ Source: RRUV16 (seed 003): Definition 3.2 (with probability at most ``delta_g`` 
 ``v ~ V^0``, ``|Loss(v)| > COMP_{delta_g}(eps_1, 0, ..., eps_k, 0)``; the round-``k'``
 bound pads the sequence with zeros, since stopping is a feasible adversary), Lemma 6.4
 (fixed ``x``) and Theorem 6.5 (the advanced odometer, branches (11) and (12)).  The
-basic odometer is ``RRUV16:Thm3.4`` (:mod:`reference.results.filters.rruv16`).  An odometer fails iff
-``|Loss|`` is strictly greater than its value.  Objects that record rounds one by one
+basic odometer is ``RRUV16:Thm3.4`` (:mod:`reference.results.filters.rruv16`).  An odometer
+fails iff ``|Loss|`` is strictly greater than its value.  Objects that record rounds one by one
 are in :mod:`reference.results.odometers.objects`; the errata of §6 in
 :mod:`reference.results.odometers.rruv16_errata`.
 """

@@ -158,8 +158,9 @@ def run_size(n: int, trials: int, method: str, seed: str = "rswr23-sec7",
 def replay(log: Sequence[tuple[str, float]], method: str) -> bool:
     """Re-run one trial's charges through the exact filter; True if it never halts early.
 
-    Doubling: each EM call and attempt through :class:`~reference.results.filters.objects.ZCDPFilter`
-    (RSWR23 Theorem 2) is summarised by its total spend (all attempts are zCDP rounds);
+    Doubling: each EM call and attempt through
+    :class:`~reference.results.filters.objects.ZCDPFilter` (RSWR23 Theorem 2) is summarised
+    by its total spend (all attempts are zCDP rounds);
     noise reduction: EM calls as zCDP rounds and each measurement as a Brownian round
     stopped at ``t = 1/eps^2`` in :class:`UnifiedBrownianFilter` (Theorem 6).
     """
