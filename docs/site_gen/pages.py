@@ -6,9 +6,9 @@ results, their statements, parameters and notes), ``reference.tools.testindex.te
 is built) and ``reference.tools.audit.load_claims()`` (the shipped claims, audited while the site
 is built).  ``hooks.py`` turns the strings returned here into pages of the site.
 
-A *family* is a module (or subpackage) directly under ``reference``:
-``reference.results.conversions.rswr23``, ``reference.results.tct``, ...; its page lists
-every result whose function lives there.
+A *family* is the module of ``reference`` that defines a result's function, named
+without the leading ``reference.``: ``results.conversions.rswr23``,
+``results.tct.targets``, ...; its page lists every result whose function lives there.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def slug(rid: str) -> str:
 
 
 def family_of(res: Result[Any]) -> str:
-    """The module directly under ``reference`` that holds the result's function."""
-    return res.function.split(".")[1]
+    """The module that holds the result's function, without the leading ``reference.``."""
+    return res.function.split(".", 1)[1].rsplit(".", 1)[0]
 
 
 def family_title(family: str) -> str:
