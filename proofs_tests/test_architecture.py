@@ -5,11 +5,14 @@
   imports numpy or scipy (directly or through another module);
 * the import graph of ``reference`` (grimp, which also sees imports inside functions) has
   no cycle;
-* no module of ``reference`` is longer than 400 lines.
+* no module of ``reference`` is longer than 400 lines;
+* the committed figure ``docs/figures/architecture.svg`` is what
+  ``docs/make_architecture_figure.py`` draws from the import graph now.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -90,3 +93,16 @@ def test_no_module_is_too_long() -> None:
              for p in (ROOT / "reference").rglob("*.py")}
     assert sizes
     assert {p: n for p, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def test_architecture_figure_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))
+    script = ROOT / "docs" / "make_architecture_figure.py"
+    spec = importlib.util.spec_from_file_location("make_architecture_figure", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    drawn = module.render()
+    assert "numpy / scipy" in drawn and 'stroke="#c00"' not in drawn   # no upward arrow
+    assert module.OUT.read_text(encoding="utf-8") == drawn, (
+        "docs/figures/architecture.svg is stale: run python docs/make_architecture_figure.py")
