@@ -15,7 +15,7 @@ FOLDERS = {"property": "proofs_tests", "stats": "stats_tests"}
 
 def repo_root() -> Path | None:
     """The checkout holding ``reference/`` and the test folders, if there is one."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     return root if (root / FOLDERS["property"]).is_dir() else None
 
 
