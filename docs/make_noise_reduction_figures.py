@@ -23,8 +23,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from reference.results.noise_reduction.rat import halting_probabilities
 from reference.sim.laplace_paths import poisson_process
+from reference.sim.rat import halting_probabilities
 from reference.sim.stats import rng
 
 OUT = Path(__file__).resolve().parent / "figures"

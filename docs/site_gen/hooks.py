@@ -13,6 +13,7 @@ The hooks also
 * add the pages generated from the live catalogue (:mod:`pages`): one per family, the
   catalogue, the errata (re-verified during the build), the shipped claims (audited
   during the build) and the figure gallery;
+* leave MathJax (the one script loaded from a CDN) out of the pages without math;
 * render bare doctest paragraphs (``>>>`` lines outside a fenced block, which doctest
   runs but Markdown would show as nested quotes) as ``pycon`` code blocks, as
   :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings.
@@ -20,6 +21,7 @@ The hooks also
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,7 @@ KNOWN: list[tuple[str, str, str]] = [
     ("Topics", "boundaries-brownian.md", "Boundaries and Brownian noise reduction"),
     ("Topics", "noise-reduction.md", "Noise reduction"),
     ("Topics", "target-charging.md", "Target charging"),
+    ("Development", "architecture.md", "Architecture"),
 ]
 
 #: Marker in ``index.md`` replaced by the list of the site's pages.
@@ -147,3 +150,14 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if PAGES_MARKER in markdown:
         markdown = markdown.replace(PAGES_MARKER, _pages_list(page))
     return markdown
+
+
+#: A ``<script src="https://...">`` tag: MathJax from its CDN (``extra_javascript``).
+_CDN_SCRIPT = re.compile(r'<script src="https?://[^"]*"[^>]*></script>\s*')
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """A page with no math (no ``arithmatex`` element) loads nothing from a CDN."""
+    if 'class="arithmatex"' in output:
+        return output
+    return _CDN_SCRIPT.sub("", output)

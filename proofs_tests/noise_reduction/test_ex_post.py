@@ -17,11 +17,11 @@ from mpmath import mp
 from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.noise_reduction.ex_post import (
-    check_expost,
     compose_expost,
     expost_excess,
     expost_excess_given,
 )
+from reference.sim.ex_post import check_expost
 
 
 @covers("WRWR22:Def2.2", "RSWR23:Def4.1")

@@ -27,13 +27,11 @@ from reference.results.boundaries.wrwr22 import mixture_boundary
 from reference.results.noise_reduction.laplace import lnr_expost
 from reference.results.noise_reduction.rat import (
     bm_rat_expost,
-    halting_probabilities,
     lnr_rat_expost,
     rat_loss_bound,
     rat_scales,
-    reduced_above_threshold,
-    threshold_loss,
 )
+from reference.sim.rat import halting_probabilities, reduced_above_threshold, threshold_loss
 
 
 @covers("WRWR22:Alg1")

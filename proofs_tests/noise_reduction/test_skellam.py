@@ -17,7 +17,8 @@ from scipy import stats
 
 from reference.core.errors import DomainError
 from reference.results import covers
-from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_paths, skellam_pmf
+from reference.results.noise_reduction.skellam import skellam_path_loss, skellam_pmf
+from reference.sim.skellam_paths import skellam_paths
 
 
 @covers("WRWR22:Sec4-Skellam")

@@ -23,8 +23,6 @@ from reference.results.tct.base import simplest_between
 from reference.results.tct.charging import tct_advanced, tct_basic
 from reference.results.tct.release import revise_call
 from reference.results.tct.selection import (
-    IndividualSVT,
-    one_shot_top_k,
     svt_individual,
     svt_individual_basic,
     sweep_top_k,
@@ -33,6 +31,7 @@ from reference.results.tct.selection import (
     top_one,
 )
 from reference.results.tct.transcripts import Law, profile_delta
+from reference.sim.tct_selection import IndividualSVT, one_shot_top_k
 
 F = Fraction
 

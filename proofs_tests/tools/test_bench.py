@@ -22,7 +22,11 @@ def test_quick_bench_json_shape() -> None:
     assert code == 0
     data = json.loads(out.getvalue())
     _QUICK.update(data)
-    assert set(data) == {"dps", "quick", "bounds", "composition", "pld", "target"}
+    assert set(data) == {"dps", "quick", "bounds", "composition", "pld", "target",
+                         "entry_points"}
+    entry = data["entry_points"]
+    assert set(entry["median_s"]) == {"import mpmath", "import reference", "value"}
+    assert entry["import_ratio"] > 0 and entry["value_ratio"] > 0   # no timing thresholds
     assert data["quick"] is True and data["dps"] == 50
     ids = {row["id"] for row in data["bounds"]}
     assert {"CKS20:Cor13", "BW18:Thm8", "KOV15:Thm3.3-delta"} <= ids
@@ -45,7 +49,7 @@ def test_quick_bench_json_shape() -> None:
 def test_bench_table_mentions_target() -> None:
     data = _QUICK or bench.measure(quick=True)
     text = bench._table(data)
-    assert "Exact optimal composition" in text and "Target" in text
+    assert "Exact optimal composition" in text and "Target" in text and "Start-up" in text
 
 
 def test_target_verdicts_on_synthetic_runs() -> None:

@@ -11,7 +11,8 @@
   Any other fence language (or none) fails: nothing would check it.
 * ``mkdocs build --strict -f docs/mkdocs.yml`` succeeds (skipped when the ``docs`` extra
   is not installed), and the site has a page per ``docs/*.md``, an anchor per catalogue
-  result on its family page, and every erratum.
+  result on its family page, and every erratum; a page without math (the architecture
+  page) loads nothing from a CDN.
 """
 
 from __future__ import annotations
@@ -247,6 +248,19 @@ def test_site_has_every_result_and_erratum(site: Path) -> None:
     errata_page = (site / "catalogue" / "errata" / "index.html").read_text("utf-8")
     missing = [e.id for e in errata() if f'id="{hooks.pages.slug(e.id)}"' not in errata_page]
     assert not missing, missing
+
+
+_EXTERNAL = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="(?:https?:)?//[^"]*')
+
+
+@needs_mkdocs
+def test_pages_without_math_load_nothing_from_a_cdn(site: Path) -> None:
+    arch = (site / "architecture" / "index.html").read_text("utf-8")
+    assert "figures/architecture.svg" in arch
+    assert _EXTERNAL.findall(arch) == []
+    hooks = _load(DOCS / "site_gen" / "hooks.py")
+    with_math = site / "catalogue" / hooks.pages.family_of(get("RSWR23:Lem2.3")) / "index.html"
+    assert _EXTERNAL.findall(with_math.read_text("utf-8"))      # MathJax, where there is math
 
 
 @needs_mkdocs

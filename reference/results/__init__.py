@@ -2,19 +2,22 @@
 
 :data:`MODULES` is the one explicit list of the modules that define results and errata;
 :func:`catalogue` imports them (on first use) and collects what they define. Nothing is
-registered as a side effect of importing a module.
+registered as a side effect of importing a module. :func:`get` imports only the module that
+:data:`reference.results.index.DEFINED_IN` names for the id (the whole catalogue if the id
+is not there), so that evaluating one result does not load every paper.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from reference.core.catalogue import Catalogue, collect
+from reference.core.catalogue import ALIASES, Catalogue, collect
 from reference.core.errata import Erratum
 from reference.core.model import Result
+from reference.results.index import DEFINED_IN
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,8 +55,22 @@ def catalogue() -> list[Result[Any]]:
     return load().sorted_results()
 
 
+@cache
+def _module_catalogue(name: str) -> Catalogue:
+    return collect([importlib.import_module(f"reference.results.{name}")])
+
+
 def get(rid: str) -> Result[Any]:
-    """The result ``rid`` (an earlier release's id is accepted); ``KeyError`` with hints."""
+    """The result ``rid`` (an earlier release's id is accepted); ``KeyError`` with hints.
+
+    >>> get("RSWR23:Lem2.3") is load().get("RSWR23:Lem2.3")
+    True
+    """
+    name = DEFINED_IN.get(ALIASES.get(rid, rid))
+    if name is not None:
+        found = _module_catalogue(name).results.get(ALIASES.get(rid, rid))
+        if found is not None:
+            return found
     return load().get(rid)
 
 

@@ -12,7 +12,10 @@ Measured in one run, at the working precision (50 digits):
    the exact value (signed: negative = under-reported epsilon);
 4. the issue's target: exact certified composition of 10**4 pure-DP mechanisms faster than
    the PLD accountant reaches 1e-9 relative accuracy — reported as met or not, honestly
-   (if no PLD setting of the sweep reaches 1e-9, the verdict is "met only vacuously").
+   (if no PLD setting of the sweep reaches 1e-9, the verdict is "met only vacuously");
+5. start-up of the entry points, each in a fresh interpreter (median wall time):
+   ``import reference`` and ``python -m reference value RSWR23:Lem2.3 ...`` as ratios to
+   ``import mpmath`` (the targets are at most 2x and 3x).
 
 ``--quick`` keeps the run to a few seconds (k = 10**3 only, fewer repeats).
 """
@@ -22,7 +25,10 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -154,6 +160,31 @@ def _target(comp: dict[str, Any], pld: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Section 5: the commands timed, each in a fresh interpreter.
+ENTRY_POINTS: dict[str, list[str]] = {
+    "import mpmath": ["-c", "import mpmath"],
+    "import reference": ["-c", "import reference"],
+    "value": ["-m", "reference", "value", "RSWR23:Lem2.3", "rho=1", "delta=1e-6"],
+}
+
+
+def entry_point_times(repeats: int) -> dict[str, Any]:
+    """Section 5: median wall time of each entry point and its ratio to ``import mpmath``."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path)
+    runs: dict[str, list[float]] = {name: [] for name in ENTRY_POINTS}
+    for _ in range(repeats):           # interleaved, so that drifts hit every command alike
+        for name, argv in ENTRY_POINTS.items():
+            start = time.perf_counter()
+            subprocess.run([sys.executable, *argv], env=env, check=True, capture_output=True)
+            runs[name].append(time.perf_counter() - start)
+    median = {name: statistics.median(times) for name, times in runs.items()}
+    base = median["import mpmath"]
+    return {"median_s": median, "import_ratio": median["import reference"] / base,
+            "value_ratio": median["value"] / base}
+
+
 def measure(quick: bool) -> dict[str, Any]:
     """All sections, as one JSON-ready dictionary."""
     repeats = 3 if quick else 7
@@ -172,7 +203,7 @@ def measure(quick: bool) -> dict[str, Any]:
     if quick:
         target["note"] = f"quick run (k = {target_k}, not 10^4): " + target["note"]
     return {"dps": get_dps(), "quick": quick, "bounds": bounds, "composition": compositions,
-            "pld": plds, "target": target}
+            "pld": plds, "target": target, "entry_points": entry_point_times(repeats)}
 
 
 def _table(data: dict[str, Any]) -> str:
@@ -210,6 +241,13 @@ def _table(data: dict[str, Any]) -> str:
         verdict = "MET only vacuously"
     lines += ["", f"Target (exact certified composition of 10^4 mechanisms faster than PLD "
               f"reaches {TARGET_REL:g}): **{verdict}** — {target['note']}"]
+    entry = data.get("entry_points")
+    if entry:
+        med = entry["median_s"]
+        lines += ["", f"Start-up (median, fresh interpreter): import mpmath "
+                  f"{med['import mpmath'] * 1e3:.0f} ms; import reference "
+                  f"{entry['import_ratio']:.2f}x (target <= 2x); value command "
+                  f"{entry['value_ratio']:.2f}x (target <= 3x)"]
     return "\n".join(lines)
 
 

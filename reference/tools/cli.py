@@ -11,17 +11,23 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reference.core.errors import DomainError
 from reference.core.numeric import get_dps, precision
 from reference.results import catalogue, errata, get
-from reference.tools.audit import ClaimsFileError, Outcome, audit, load_claims
 from reference.tools.render import decimal_str, lower_str, primary, to_jsonable, to_text, upper_str
-from reference.tools.testindex import test_index
+
+if TYPE_CHECKING:
+    from reference.tools.audit import Outcome
+
+# The subcommands other than ``value`` import their modules when they run (audit, the test
+# index, experiments, conformance, bench), so that ``python -m reference value`` stays fast.
 
 
 def _catalog(args: argparse.Namespace) -> int:
+    from reference.tools.testindex import test_index
+
     index = test_index()
     rows: list[dict[str, Any]] = []
     for res in catalogue():
@@ -98,6 +104,8 @@ def _outcome_json(o: Outcome) -> dict[str, Any]:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from reference.tools.audit import ClaimsFileError, audit, load_claims
+
     try:
         claims = load_claims(args.file)
         outcomes = audit(claims)

@@ -12,7 +12,8 @@ import numpy as np
 from scipy import stats
 
 from reference.results import covers
-from reference.results.noise_reduction.ex_post import check_expost, compose_expost
+from reference.results.noise_reduction.ex_post import compose_expost
+from reference.sim.ex_post import check_expost
 from reference.sim.stats import (
     rejection_probability,
     rng,

@@ -18,7 +18,6 @@ import pytest
 from scipy import stats
 
 from reference.results import covers
-from reference.results.noise_reduction.ex_post import check_expost
 from reference.results.noise_reduction.laplace import (
     flat_probability,
     jump_law,
@@ -26,6 +25,7 @@ from reference.results.noise_reduction.laplace import (
     lnr_loss,
     stay_probability,
 )
+from reference.sim.ex_post import check_expost
 from reference.sim.laplace_paths import laplace_chain, levy_process, poisson_process
 from reference.sim.stats import (
     ALPHA,

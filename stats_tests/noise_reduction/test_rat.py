@@ -5,7 +5,7 @@
   every ``k`` and both directions, ``P_x[N = k] <= e^{eps_k} P_x'[N = k]`` is tested from
   simulated counts by one-sided Clopper–Pearson limits (reject when the lower limit of one
   side exceeds ``e^{eps_k}`` times the upper limit of the other); the simulated law of
-  ``N`` is also tested against :func:`~reference.results.noise_reduction.rat.halting_probabilities`.
+  ``N`` is also tested against :func:`~reference.sim.rat.halting_probabilities`.
 * Corollary 5.2: BM releases checked by RAT with privacy functions ``psi(T_n)``, an
   adversarial utility that flags boundary crossings; the BM part of the loss at RAT's
   halting round exceeds ``psi(T_N)`` with frequency <= delta (the threshold part is at most
@@ -28,17 +28,11 @@ from scipy import stats
 
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import mixture_boundary
-from reference.results.noise_reduction.ex_post import check_expost
-from reference.results.noise_reduction.rat import (
-    bm_rat_expost,
-    halting_probabilities,
-    lnr_rat_expost,
-    rat_loss_bound,
-    reduced_above_threshold,
-    threshold_loss,
-)
+from reference.results.noise_reduction.rat import bm_rat_expost, lnr_rat_expost, rat_loss_bound
 from reference.sim.brownian_paths import backward_paths
+from reference.sim.ex_post import check_expost
 from reference.sim.laplace_paths import poisson_process
+from reference.sim.rat import halting_probabilities, reduced_above_threshold, threshold_loss
 from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
 
 K = 12

@@ -12,7 +12,8 @@ import numpy as np
 from scipy import stats
 
 from reference.results import covers
-from reference.results.noise_reduction.skellam import skellam_paths, skellam_pmf
+from reference.results.noise_reduction.skellam import skellam_pmf
+from reference.sim.skellam_paths import skellam_paths
 from reference.sim.stats import (
     ALPHA,
     LawCheck,

@@ -1,5 +1,5 @@
 """Statistical tests of conditional release inside TCT: SVT with individual privacy charging
-(CL23 Lemma 2.4, Theorem 2.10), run through :class:`reference.results.tct.selection.IndividualSVT`.
+(CL23 Lemma 2.4, Theorem 2.10), run through :class:`reference.sim.tct_selection.IndividualSVT`.
 
 Neighbours: ``D^0`` and ``D^1 = D^0 + {x}``.  Every query counts the items equal to ``x``
 (0 on D^0, 1 on D^1) plus ``Lap(1/eps)`` noise, ``eps = ln 3``, threshold 1: an eps-DP
@@ -28,8 +28,9 @@ from scipy import stats
 from reference.results import covers
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.release import conditional_release
-from reference.results.tct.selection import IndividualSVT, svt_individual, svt_individual_basic
+from reference.results.tct.selection import svt_individual, svt_individual_basic
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from reference.sim.tct_selection import IndividualSVT
 
 EPS = math.log(3)
 THRESHOLD = 1.0

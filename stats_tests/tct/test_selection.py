@@ -1,5 +1,5 @@
 """Statistical test of one-shot top-1 selection (CL23 Algorithm 3, Theorem I.1), run through
-:func:`reference.results.tct.selection.one_shot_top_k`.
+:func:`reference.sim.tct_selection.one_shot_top_k`.
 
 Candidates: ``m`` randomized-response scores, ``P[score 0] = w/(w+1)`` on D and ``1/(w+1)``
 on D' (``w = 3/2``), each ``ln w``-DP; ties go to the smaller index.  The output is the
@@ -18,8 +18,9 @@ import numpy as np
 from mpmath import mp
 
 from reference.results import covers
-from reference.results.tct.selection import one_shot_top_k, top_one
+from reference.results.tct.selection import top_one
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from reference.sim.tct_selection import one_shot_top_k
 
 W = 1.5
 P0 = W / (W + 1)               # P[score 0] on D

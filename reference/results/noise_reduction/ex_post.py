@@ -3,9 +3,8 @@
 A mechanism ``A`` is ``(E, delta)``-ex-post private if, for all neighbours, its realised
 privacy loss exceeds the output-dependent bound ``E(A(x))`` with probability at most
 ``delta``.  The registered definitions return the *excess* ``(L - E)^+`` of one realised
-loss over its bound (0 when the bound holds); :func:`check_expost` turns many simulated
-runs into the Clopper–Pearson test of ``P[L > E] <= delta``
-(:func:`reference.sim.stats.check_rate`).
+loss over its bound (0 when the bound holds); :func:`reference.sim.ex_post.check_expost`
+turns many simulated runs into the Clopper–Pearson test of ``P[L > E] <= delta``.
 Catalog-001 §1, catalog-000 §3–§4.
 """
 
@@ -15,15 +14,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, pos_part
 from reference.core.params import all_of, max_length, nonneg, nonneg_seq, real
 from reference.results.boundaries.wrwr22 import ExPost
-from reference.sim.stats import ALPHA, RateCheck, check_rate
 
 MAX_MECHANISMS = 10_000
 
@@ -95,22 +91,6 @@ def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
     0.75 0.03
     """
     return ExPost(ctx.fsum(expost), ctx.fsum(deltas))
-
-
-def check_expost(losses: np.ndarray, bounds: np.ndarray | float, delta: float,
-                 alpha: float = ALPHA) -> RateCheck:
-    """Test ``P[L > E] <= delta`` from simulated realised losses and their ex-post bounds.
-
-    One-sided Clopper–Pearson at level ``alpha``; with ``delta = 0`` (a pure bound) a single
-    exceedance rejects.  A relative slack of ``1e-9`` absorbs floating-point rounding of
-    losses that meet their bound with equality.
-
-    >>> check_expost(np.array([0.5, 1.0]), 1.0, 0.0).rejected
-    False
-    """
-    b = np.asarray(bounds, dtype=float)
-    events = np.asarray(losses, dtype=float) > b + 1e-9 * (1 + np.abs(b))
-    return check_rate(events, None, delta, alpha)
 
 
 @erratum("RSWR23:Lem5.1", location="RSWR23 Lemma 5.1, proof", kind="typo",

@@ -39,7 +39,7 @@ from mpmath import mp
 from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, is_interval
+from reference.core.numeric import MPF, Ctx, abs_gap
 from reference.core.params import Param, all_of, max_length, nonneg, positive, real
 from reference.results.boundaries.wrwr22 import ExPost
 from reference.results.noise_reduction.brownian import (
@@ -71,29 +71,6 @@ def _not_zero(name: str) -> Any:
             raise DomainError(name, 0, "must be nonzero (the Lévy density is not defined at "
                               "0)", where)
     return check
-
-
-def abs_gap(ctx: Ctx, u: MPF, d: MPF) -> MPF:
-    """``|u - d| - |u|`` without cancellation: ``s (d - 2u)`` clipped to ``[-|d|, |d|]``.
-
-    Piecewise, with ``s = sign(d)``: ``|d|`` for ``s u <= 0``, ``|d| - 2 s u`` between,
-    ``-|d|`` for ``s u >= |d|``.  The difference of absolute values loses every digit when
-    ``|d|`` is below the working precision relative to ``|u|`` (``u = -3.3e-236``,
-    ``d = 3.9e-286`` gave 0.943 d instead of d).
-
-    >>> print(abs_gap(mpmath.mp, mpmath.mpf("-3.3e-236"), mpmath.mpf("3.9e-286")))
-    3.9e-286
-    """
-    m = abs(d)
-    if is_interval(ctx):
-        e = endpoints(d)
-        if e.lo < 0 < e.hi:             # sign undecided at this precision: |gap| <= |d|
-            top = endpoints(m).hi
-            return ctx.mpf((-top, top))
-        s = 1 if e.lo >= 0 else -1
-    else:
-        s = 1 if d >= 0 else -1
-    return -ctx_min(ctx, -ctx_min(ctx, m, m - 2 * s * u), m)
 
 
 def laplace_logratio(ctx: Ctx, y: MPF, a: MPF, b: MPF, t: MPF) -> MPF:

@@ -16,11 +16,10 @@ Decisions where the text is silent or garbled (errata ``WRWR22:Thm5.1-transcript
 * a run that never halts within the simulated rounds is reported as ``N = 0``
   (the text does not treat ``N = inf``).
 
-:func:`halting_probabilities` computes ``P[N = k]`` for given utilities exactly up to the
-discretisation of one integral per round (the threshold path is a Markov chain in
-increasing scale: a convolution per round on a fine grid).  Its ratio under neighbouring
-utilities is the threshold part of the transcript's privacy loss (Theorem 5.1's
-``E_N`` term), used by the property and stats tests.
+The sampler :func:`reference.sim.rat.reduced_above_threshold` and the exact law of the
+halting round, :func:`reference.sim.rat.halting_probabilities` (its ratio under
+neighbouring utilities is the threshold part of the transcript's privacy loss, Theorem
+5.1's ``E_N`` term), are in :mod:`reference.sim.rat`.
 """
 
 from __future__ import annotations
@@ -28,8 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-import numpy as np
-from scipy import signal
+from mpmath import mp
 
 from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
@@ -37,7 +35,6 @@ from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
 from reference.core.params import positive, real, unit_open
 from reference.results.boundaries.wrwr22 import ExPost, mixture_boundary
-from reference.sim.laplace_paths import poisson_process
 
 
 class RATScales(NamedTuple):
@@ -46,14 +43,6 @@ class RATScales(NamedTuple):
     eta: MPF
     threshold: MPF
     query: MPF
-
-
-class RATRun(NamedTuple):
-    """Simulated runs: halting round ``N`` (1-based; 0 = no halt), and the noises used."""
-
-    halt: np.ndarray
-    zeta: np.ndarray
-    xi: np.ndarray
 
 
 def _eps_below_max(values: Mapping[str, Any], where: str) -> None:
@@ -73,8 +62,8 @@ _SENS = positive("sensitivity", "1", "sensitivity Delta of the utility u(beta, .
         params=[positive("eps", "0.5", "eps_n = E_n(Alg_{1:n-1}(x))"),
                 positive("eps_max", "2", "largest allowed eps_n"), _SENS],
         precondition=_eps_below_max,
-        notes="The sampler is reduced_above_threshold; the threshold noise is one Laplace "
-              "process read backwards, so S_n >= eta and S_n is non-increasing.")
+        notes="The sampler is reference.sim.rat.reduced_above_threshold; the threshold noise "
+              "is one Laplace process read backwards, so S_n >= eta and S_n is non-increasing.")
 def rat_scales(ctx: Ctx, eps: MPF, eps_max: MPF, sensitivity: MPF) -> RATScales:
     """``(eta, S_n, 4 Delta/eps_n)``: where the threshold process starts, the scale it is
     read at in round ``n``, and the scale of the fresh query noise.
@@ -162,123 +151,6 @@ def lnr_rat_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
     return ExPost(2 * sensitivity / t, ctx.zero)
 
 
-# ---- simulation --------------------------------------------------------------------------
-
-
-def _schedule(eps: np.ndarray, eps_max: float, where: str) -> None:
-    if np.any(eps <= 0) or np.any(eps > eps_max * (1 + 1e-12)):
-        raise DomainError("eps", "...", f"must lie in (0, eps_max = {eps_max}]", where)
-    if np.any(np.diff(eps, axis=-1) < 0):
-        raise DomainError("eps", "...", "must be non-decreasing along the rounds (privacy "
-                          "functions)", where)
-
-
-def reduced_above_threshold(utility: np.ndarray, eps: np.ndarray, eps_max: float,
-                            sensitivity: float, tau: float, gen: np.random.Generator,
-                            fresh_threshold: bool = False) -> RATRun:
-    """Run Algorithm 1 on ``n`` independent paths for up to ``K`` rounds, vectorised.
-
-    ``utility[i, n]`` is ``u(Alg_n(x), x)`` on path ``i`` (the Alg iterates do not depend
-    on RAT's noise, so they can be simulated first); ``eps`` is ``(K,)`` or ``(n, K)``.
-    ``fresh_threshold=True`` redraws ``zeta_n ~ Lap(S_n)`` every round: the wrong variant
-    of the power checks.  All rounds' noises are drawn; ``halt`` is the first success.
-
-    >>> r = reduced_above_threshold(np.zeros((4, 3)), np.array([1.0, 1.0, 1.0]), 1.0, 1.0,
-    ...                             0.0, np.random.default_rng(0))
-    >>> bool(np.all(r.zeta == r.zeta[:, :1]))    # constant eps: AboveThreshold
-    True
-    """
-    u = np.asarray(utility, dtype=float)
-    n, k = u.shape
-    e = np.broadcast_to(np.asarray(eps, dtype=float), (n, k))
-    _schedule(e, eps_max, "reduced_above_threshold")
-    scales = 2 * sensitivity / e
-    if fresh_threshold:
-        zeta = gen.laplace(0.0, 1.0, (n, k)) * scales
-    else:
-        proc = poisson_process(2 * sensitivity / eps_max, float(scales.max()), n, gen)
-        zeta = np.stack([proc.read(scales[:, j]) for j in range(k)], axis=1)
-    xi = gen.laplace(0.0, 1.0, (n, k)) * (4 * sensitivity / e)
-    success = u + xi >= tau + zeta
-    halt = np.where(success.any(axis=1), success.argmax(axis=1) + 1, 0)
-    return RATRun(halt, zeta, xi)
-
-
-def _laplace_cdf(z: np.ndarray, b: float) -> np.ndarray:
-    low = 0.5 * np.exp(np.minimum(z, 0) / b)
-    return np.asarray(np.where(z < 0, low, 1 - 0.5 * np.exp(-np.maximum(z, 0) / b)))
-
-
-def halting_probabilities(gaps: np.ndarray, eps: np.ndarray, sensitivity: float = 1.0,
-                          step: float | None = None, fresh_threshold: bool = False
-                          ) -> np.ndarray:
-    """``P[N = k]`` for ``k = 1..K`` and, last, ``P[no halt in K rounds]``.
-
-    ``gaps[n] = u(Alg_n(x), x) - tau`` and ``eps`` (non-decreasing) are fixed, as when the
-    Alg outputs are conditioned on.  In increasing scale the threshold path is a Markov
-    chain: ``zeta_K ~ Lap(S_K)``, ``zeta_n = zeta_{n+1}`` w.p. ``(S_{n+1}/S_n)^2``, else plus
-    ``Lap(S_n)``.  Hence ``H_n = p_n G_n + (1 - p_n) G_n * Lap(S_n)`` with ``G_n(z) =
-    P[xi_n < z - gap_n] H_{n-1}(z)`` (pass probabilities), on a grid of ``step`` (default
-    ``S_K/400``) over ``+-45 S_1``, Laplace kernels as exact cell masses (error
-    ``O(step^2)``).  ``fresh_threshold=True`` gives the redrawn-threshold variant.
-
-    >>> p = halting_probabilities(np.array([0.0]), np.array([1.0]))
-    >>> round(float(p[0]), 6)      # P[Lap(4) >= Lap(2)] = 1/2 by symmetry
-    0.5
-    """
-    d = np.asarray(gaps, dtype=float)
-    e = np.asarray(eps, dtype=float)
-    _schedule(e, float(e.max()), "halting_probabilities")
-    s, b = 2 * sensitivity / e, 4 * sensitivity / e
-    h = float(s[-1] / 400) if step is None else step
-    half = int(np.ceil(45 * s[0] / h))
-    z = h * np.arange(-half, half + 1)
-    edges = np.concatenate([z - h / 2, [z[-1] + h / 2]])
-
-    def masses(scale: float) -> np.ndarray:
-        return np.diff(_laplace_cdf(edges, scale))
-
-    def kernel(scale: float) -> np.ndarray:
-        width = min(half, int(np.ceil(45 * scale / h)))
-        grid = h * np.arange(-width, width + 1)
-        return np.diff(_laplace_cdf(np.concatenate([grid - h / 2, [grid[-1] + h / 2]]), scale))
-
-    out = np.empty(d.size + 1)
-    if fresh_threshold:
-        alive = 1.0
-        for n in range(d.size):
-            moves = float(masses(s[n]) @ _laplace_cdf(z - d[n], b[n]))
-            out[n] = alive * (1 - moves)
-            alive *= moves
-        out[-1] = alive
-        return out
-    hold = np.ones_like(z)            # H_{n-1}(z) = E[prod of passes before n | zeta_n = z]
-    for n in range(d.size):
-        passes = _laplace_cdf(z - d[n], b[n])
-        out[n] = masses(s[n]) @ ((1 - passes) * hold)
-        g = passes * hold
-        if n + 1 < d.size:
-            p = (s[n + 1] / s[n]) ** 2
-            hold = g if p == 1 else p * g + (1 - p) * signal.fftconvolve(g, kernel(s[n]),
-                                                                         mode="same")
-        else:
-            out[-1] = masses(s[n]) @ g
-    return out
-
-
-def threshold_loss(gaps_x: np.ndarray, gaps_xp: np.ndarray, eps: np.ndarray, k: int,
-                   sensitivity: float = 1.0, step: float | None = None) -> float:
-    """``log P_x[N = k] / P_x'[N = k]`` given the Alg outputs (``k >= 1``): the part of
-    RAT's transcript loss beyond ``L^Alg`` (at most ``E_k`` by Theorem 5.1).
-
-    >>> round(threshold_loss(np.array([0.0]), np.array([-1.0]), np.array([1.0]), 1), 4)
-    0.1789
-    """
-    px = halting_probabilities(gaps_x[:k], eps[:k], sensitivity, step)[k - 1]
-    pxp = halting_probabilities(gaps_xp[:k], eps[:k], sensitivity, step)[k - 1]
-    return float(np.log(px) - np.log(pxp))
-
-
 @erratum("WRWR22:Thm5.1-transcript", location="WRWR22 Algorithm 1 and Theorem 5.1",
          kind="gap", result="WRWR22:Thm5.1",
          printed="Algorithm 1 prints only 0/1 answers; Theorem 5.1 bounds the loss 'between "
@@ -290,8 +162,12 @@ def _transcript_check() -> Check:
     # f(x) = 0, f(x') = -1, tau = 0, eps = 1.  Bits only: the halting probability does not
     # depend on f (u = W under both), so its loss is 0; with beta in the transcript the loss
     # at beta = 1 is L^Alg(1) + log P[halt | beta=1, x] / P[halt | beta=1, x'] = 1.5 + ...
-    pass_x = halting_probabilities(np.array([1.0]), np.array([1.0]))[0]
-    pass_xp = halting_probabilities(np.array([2.0]), np.array([1.0]))[0]
-    full = 1.5 + float(np.log(pass_x / pass_xp))
+    # Closed form of one round: with gap d = u - tau, it halts iff xi - zeta >= -d, and
+    # S = xi - zeta (a sum of Lap(4) and Lap(2)) has P[S > d] = (16 e^{-d/4} - 4 e^{-d/2})/24
+    # for d >= 0 (reference.sim.rat.halting_probabilities agrees to 1e-8).
+    with mp.workdps(30):
+        def halts(d: int) -> MPF:
+            return 1 - (16 * mp.exp(-mp.mpf(d) / 4) - 4 * mp.exp(-mp.mpf(d) / 2)) / 24
+        full = float(mp.mpf("1.5") + mp.log(halts(1) / halts(2)))
     return Check(abs(full) > 0.5, f"bits-only loss 0, full-transcript loss {full:.4f} at "
                  "beta = 1: the theorem's bound concerns the full transcript")

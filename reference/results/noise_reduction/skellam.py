@@ -15,17 +15,17 @@ otherwise neighbouring outputs live on disjoint lattices and the loss is infinit
 has mean ``t (lam1 - lam2)``; Agarwal et al. use ``lam1 = lam2``).  Time ``t`` scales the
 variance ``t (lam1 + lam2)``: noise reduction moves to smaller ``t``.
 
-Sampler :func:`skellam_paths`: backwards, ``P_i(s) | P_i(t) ~ Binomial(P_i(t), s/t)``.
+Sampler :func:`reference.sim.skellam_paths.skellam_paths`: backwards,
+``P_i(s) | P_i(t) ~ Binomial(P_i(t), s/t)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-import numpy as np
 from mpmath import iv, mp
 
 from reference.core.errata import Check, erratum
@@ -143,35 +143,6 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
     m1, m2 = t * lam1, t * lam2
     return (ctx.log(skellam_pmf_core(ctx, y[-1] - fx, m1, m2))
             - ctx.log(skellam_pmf_core(ctx, y[-1] - fxp, m1, m2)))
-
-
-def skellam_paths(times: Sequence[float] | np.ndarray, n_paths: int, gen: np.random.Generator,
-                  lam1: float, lam2: float, fresh: bool = False) -> np.ndarray:
-    """``X`` at strictly decreasing ``times`` on ``n_paths`` paths, shape ``(n_paths, K)``.
-
-    Backwards by binomial thinning of each Poisson count.  ``fresh=True`` draws every
-    column independently (right marginals, no noise reduction): a power-check variant.
-
-    >>> x = skellam_paths([4.0, 1.0], 100_000, np.random.default_rng(0), 1.5, 0.8)
-    >>> [round(float(v), 1) for v in x.mean(axis=0)]
-    [2.8, 0.7]
-    """
-    ts = np.asarray(times, dtype=float)
-    if ts.ndim != 1 or ts.size == 0 or not np.all(ts > 0) or np.any(np.diff(ts) >= 0):
-        raise DomainError("times", ts.tolist(), "must be strictly decreasing positive times",
-                          "skellam_paths")
-    out = np.empty((n_paths, ts.size), dtype=np.int64)
-    p1 = gen.poisson(lam1 * ts[0], n_paths)
-    p2 = gen.poisson(lam2 * ts[0], n_paths)
-    out[:, 0] = p1 - p2
-    for k in range(1, ts.size):
-        if fresh:
-            p1, p2 = gen.poisson(lam1 * ts[k], n_paths), gen.poisson(lam2 * ts[k], n_paths)
-        else:
-            ratio = ts[k] / ts[k - 1]
-            p1, p2 = gen.binomial(p1, ratio), gen.binomial(p2, ratio)
-        out[:, k] = p1 - p2
-    return out
 
 
 @erratum("WRWR22:Sec4-Skellam-wording", location="WRWR22 §4, Skellam noise reduction",
