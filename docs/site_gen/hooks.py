@@ -15,7 +15,9 @@ The hooks also
   during the build) and the figure gallery;
 * render bare doctest paragraphs (``>>>`` lines outside a fenced block, which doctest
   runs but Markdown would show as nested quotes) as ``pycon`` code blocks, as
-  :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings.
+  :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings;
+* render the math as MathML while the site is built (:mod:`mathml`): no page loads a
+  renderer (or anything else) from outside the site.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(DOCS.parent)]
 
 import pages  # noqa: E402
 from griffe_doctest import fence_doctests  # noqa: E402
+from mathml import render_html  # noqa: E402
 
 #: Hand-written pages, in navigation order: (section, file, title).  A page that does not
 #: exist when the site is built is skipped; a ``docs/*.md`` page missing here is added
@@ -55,14 +58,6 @@ KNOWN: list[tuple[str, str, str]] = [
 
 #: Marker in ``index.md`` replaced by the list of the site's pages.
 PAGES_MARKER = "<!-- site-pages -->"
-
-#: MathJax settings for ``pymdownx.arithmatex`` (generic mode): typeset only its output.
-MATHJAX = """window.MathJax = {
-  tex: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
-        processEscapes: true, processEnvironments: true},
-  options: {ignoreHtmlClass: ".*|", processHtmlClass: "arithmatex"}
-};
-"""
 
 _generated: dict[str, str] = {}
 _nav_titles: dict[str, str] = {}
@@ -132,7 +127,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in _generated.items():
         files.append(File.generated(config, path, content=text))
-    files.append(File.generated(config, "javascripts/mathjax.js", content=MATHJAX))
     return files
 
 
@@ -147,3 +141,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if PAGES_MARKER in markdown:
         markdown = markdown.replace(PAGES_MARKER, _pages_list(page))
     return markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    return render_html(html, page.file.src_uri)
