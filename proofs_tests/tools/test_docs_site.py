@@ -24,7 +24,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
@@ -218,14 +217,8 @@ def build(docs: Path, out: Path) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    start = time.monotonic()
-    proc = build(DOCS, out)
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stderr[-4000:]}"
-    print(f"mkdocs build --strict: {time.monotonic() - start:.1f} s")
-    return out
+# The ``site`` fixture (the strict build into build/site, once per session, shared with
+# test_browser.py) is in conftest.py.
 
 
 @needs_mkdocs
