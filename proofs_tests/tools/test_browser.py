@@ -119,6 +119,13 @@ def target_file(root: Path, base: str, url: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+#: The visible text of a page, its element ids and the targets of its links.
+_INSPECT = """() => [
+  document.body.innerText,
+  Array.from(document.querySelectorAll("[id], a[name]"), e => e.id || e.getAttribute("name")),
+  Array.from(document.querySelectorAll("a[href]"), e => e.href)]"""
+
+
 def check_site(browser: Any, root: Path, base: str, paths: list[str],
                shots: dict[str, tuple[str, Path]] | None = None) -> Findings:
     """Open every page of ``paths`` (under ``base``, serving ``root``) and record findings.
@@ -151,15 +158,14 @@ def check_site(browser: Any, root: Path, base: str, paths: list[str],
     try:
         for path in paths:
             page.goto(base + path, wait_until="load")
-            text = page.inner_text("body")
+            text, ids, hrefs = page.evaluate(_INSPECT)
             if hits := raw_tex(text):
                 found.raw_tex[path] = hits
-            found.ids[path] = set(page.eval_on_selector_all(
-                "[id], a[name]", "els => els.map(e => e.id || e.getAttribute('name'))"))
-            hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+            found.ids[path] = set(ids)
             found.links[path] = {h for h in hrefs if h.startswith(base)}
         for where, (target, png) in (shots or {}).items():
             page.goto(base + target, wait_until="load")
+            page.wait_for_timeout(300)  # the header's title transition after the scroll
             png.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(png))
             assert png.stat().st_size > 0, where
