@@ -16,12 +16,13 @@ The hooks also
 * leave MathJax (the one script loaded from a CDN) out of the pages without math;
 * render bare doctest paragraphs (``>>>`` lines outside a fenced block, which doctest
   runs but Markdown would show as nested quotes) as ``pycon`` code blocks, as
-  :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings.
+  :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings;
+* render the math as MathML while the site is built (:mod:`mathml`): no page loads a
+  renderer (or anything else) from outside the site.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(DOCS.parent)]
 
 import pages  # noqa: E402
 from griffe_doctest import fence_doctests  # noqa: E402
+from mathml import render_html  # noqa: E402
 
 #: Hand-written pages, in navigation order: (section, file, title).  A page that does not
 #: exist when the site is built is skipped; a ``docs/*.md`` page missing here is added
@@ -58,14 +60,6 @@ KNOWN: list[tuple[str, str, str]] = [
 
 #: Marker in ``index.md`` replaced by the list of the site's pages.
 PAGES_MARKER = "<!-- site-pages -->"
-
-#: MathJax settings for ``pymdownx.arithmatex`` (generic mode): typeset only its output.
-MATHJAX = """window.MathJax = {
-  tex: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
-        processEscapes: true, processEnvironments: true},
-  options: {ignoreHtmlClass: ".*|", processHtmlClass: "arithmatex"}
-};
-"""
 
 _generated: dict[str, str] = {}
 _nav_titles: dict[str, str] = {}
@@ -135,7 +129,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in _generated.items():
         files.append(File.generated(config, path, content=text))
-    files.append(File.generated(config, "javascripts/mathjax.js", content=MATHJAX))
     return files
 
 
@@ -152,12 +145,5 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     return markdown
 
 
-#: A ``<script src="https://...">`` tag: MathJax from its CDN (``extra_javascript``).
-_CDN_SCRIPT = re.compile(r'<script src="https?://[^"]*"[^>]*></script>\s*')
-
-
-def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    """A page with no math (no ``arithmatex`` element) loads nothing from a CDN."""
-    if 'class="arithmatex"' in output:
-        return output
-    return _CDN_SCRIPT.sub("", output)
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    return render_html(html, page.file.src_uri)

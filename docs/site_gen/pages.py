@@ -38,6 +38,22 @@ def esc(text: str) -> str:
     return "".join(f"&#{ord(c)};" if c in "\\`*_[]|{}$#" else c for c in out)
 
 
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+def text_or_math(text: str) -> str:
+    """A field that is either plain text or LaTeX (it holds a TeX command): inline math.
+
+    >>> text_or_math(r"\\approx\\frac{\\varepsilon}{2}")
+    '\\\\(\\\\approx\\\\frac{\\\\varepsilon}{2}\\\\)'
+    >>> text_or_math("e^eps <= 1 + 2eps")
+    'e^eps &lt;= 1 + 2eps'
+    """
+    if _TEX_COMMAND.search(text):
+        return r"\(" + text + r"\)"
+    return esc(text)
+
+
 def prose(text: str) -> str:
     """Like :func:`esc`, but ````code```` and ```code``` spans stay code spans."""
     parts = re.split(r"``(.+?)``|`([^`]+)`", text)
@@ -154,8 +170,8 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
         for v in mine:
             lines += [f"- `{v.erratum.id}` ({v.erratum.kind}, "
                       f"{'re-verified' if v.confirmed else 'NOT re-verified'}): "
-                      f"{esc(v.erratum.location)}. Printed: {esc(v.erratum.printed)}. "
-                      f"Implemented: {esc(v.erratum.corrected)}."]
+                      f"{esc(v.erratum.location)}. Printed: {text_or_math(v.erratum.printed)}. "
+                      f"Implemented: {text_or_math(v.erratum.corrected)}."]
         lines += [""]
     lines += [f"::: {res.function}", ""]
     return lines
@@ -215,8 +231,8 @@ def errata_markdown(errs: list[Verified], by_id: dict[str, Result[Any]]) -> str:
         state = "confirmed" if v.confirmed else "**NOT confirmed**"
         lines += [f"## `{e.id}` {{#{slug(e.id)}}}", "",
                   f"**{e.kind}** at {esc(e.location)} · re-verification: {state}", "",
-                  f"- printed: {esc(e.printed)}",
-                  f"- implemented: {esc(e.corrected)}",
+                  f"- printed: {text_or_math(e.printed)}",
+                  f"- implemented: {text_or_math(e.corrected)}",
                   f"- check: {esc(v.detail)}"]
         if e.result is not None:
             lines.append(f"- result: {result_link(e.result, CATALOGUE_DIR, by_id)}")

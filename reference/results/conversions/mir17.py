@@ -34,7 +34,7 @@ def _rr_renyi(ctx: Ctx, eps: MPF, alpha: MPF) -> MPF:
 
 @result("MIR17:RR-renyi", title="Rényi divergence of randomized response (tight RDP of pure DP)",
         kind="conversion",
-        statement=r"D_\alpha(\mathrm{RR}_\varepsilon)=\frac{1}{\alpha-1}\ln\big(p^\alpha"
+        statement=r"D_\alpha(\mathrm{RR}_\varepsilon)=\frac{1}{\alpha-1}\ln\big(p^\alpha "
                   r"q^{1-\alpha}+q^\alpha p^{1-\alpha}\big),\ p=\tfrac{e^\varepsilon}"
                   r"{1+e^\varepsilon}",
         params=[nonneg("eps", "1", "pure-DP epsilon of RR"),
