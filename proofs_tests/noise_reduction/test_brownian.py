@@ -7,6 +7,8 @@ moment checks of the samplers.  Its e-values (RSWR23 §6.1) are in ``test_evalue
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import assume, given
@@ -119,3 +121,25 @@ def test_backward_sampler_covariance_and_bridge() -> None:
     assert abs(np.mean(b2 * b5) - 2.0) < 0.1 and abs(np.var(b2) - 2.0) < 0.1
     with pytest.raises(DomainError):
         backward_paths([1.0, 2.0], 10, gen)
+
+
+_big = st.builds(lambda m, e: m * Fraction(10) ** e,
+                 st.fractions(-10, 10, max_denominator=100), st.integers(-200, 300))
+
+
+@covers("WRWR22:Lem3.2")
+@given(y=_big, fx=_big, fxp=_big, t=_big.filter(lambda q: q > 0))
+def test_path_loss_against_exact_rationals(y: Fraction, fx: Fraction, fxp: Fraction,
+                                           t: Fraction) -> None:
+    """The last-release loss equals the exact rational ((y - f')^2 - (y - f)^2)/(2t) to 45
+    digits at every scale (y = 1e288 lost every digit in the difference of squares), and
+    the enclosure contains it."""
+    from reference import certified
+
+    exact = ((y - fxp) ** 2 - (y - fx) ** 2) / (2 * t)
+    kw = {"times": [t * 2, t], "y": [y, y], "fx": fx, "fxp": fxp}
+    with mp.workdps(60):
+        q = mp.mpf(exact.numerator) / exact.denominator
+        assert abs(path_loss(**kw) - q) <= abs(q) * mp.mpf(10) ** -45
+        enc = certified(path_loss, **kw)
+        assert enc.lo <= q <= enc.hi
