@@ -20,10 +20,10 @@ from proofs_tests.profiles import share
 from reference import DomainError
 from reference.results import covers, errata
 from reference.results.filters.objects import (
+    Action,
     AdvancedFilter,
     ApproxFilter,
     BasicFilter,
-    Verdict,
     stopped,
 )
 from reference.results.filters.rruv16 import advanced_filter, basic_filter, lifted_failure
@@ -127,12 +127,12 @@ def test_advanced_object_agrees_with_rule(props: list[Fraction], eps_g: Fraction
     for e in props:
         prefix = [*f.eps_spent, e]
         v = f.propose(e)
-        if f.halted and v is Verdict.HALT and f.history[-1].eps != e:
+        if f.halted and v is Action.HALT and f.history[-1].eps != e:
             break  # already halted earlier
-        assert v is (Verdict.HALT if advanced_filter(eps=prefix, eps_g=eps_g,
-                                                      delta_g=dg).halt else Verdict.CONT)
-        if v is Verdict.HALT:
-            assert f.propose(0) is Verdict.HALT  # Algorithm 3 BREAKs: HALT is final
+        assert v is (Action.HALT if advanced_filter(eps=prefix, eps_g=eps_g,
+                                                      delta_g=dg).halt else Action.CONT)
+        if v is Action.HALT:
+            assert f.propose(0) is Action.HALT  # Algorithm 3 BREAKs: HALT is final
             break
     assert not advanced_filter(eps=f.eps_spent, eps_g=eps_g, delta_g=dg).halt
 
@@ -191,7 +191,7 @@ def test_lift_conventions_and_objects() -> None:
     assert lifted_failure(eps=[0], delta=[0], delta_g_prime=0).halt is False
     assert lifted_failure(eps=[0], delta=["1e-9"], delta_g_prime=1).failure == mpmath.inf
     f = ApproxFilter(BasicFilter(eps_g=4), delta_g_prime="1e-3")
-    assert f.propose(1, "1e-4") is Verdict.CONT and f.inner.eps_spent == [2]
+    assert f.propose(1, "1e-4") is Action.CONT and f.inner.eps_spent == [2]
     with pytest.raises(DomainError):
         BasicFilter(eps_g=1).propose("0.1", "1e-6")  # pure filter, approximate round
 

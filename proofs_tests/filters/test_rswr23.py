@@ -16,8 +16,8 @@ from reference.core.numeric import exact
 from reference.results import covers
 from reference.results.conversions.rswr23 import zcdp_budget
 from reference.results.filters.objects import (
+    Action,
     ExPostFilter,
-    Verdict,
     ZCDPFilter,
 )
 from reference.results.filters.rswr23 import concurrent_filter, expost_filter, zcdp_filter
@@ -47,7 +47,7 @@ def test_zcdp_delta_rule_strict() -> None:
     assert zcdp_filter(rho=[0, 0], deltas=["1e-6", "1e-6"], eps=1, delta="1.9e-6",
                        delta_pp="1e-6").halt
     f = ZCDPFilter(eps=10, delta_pp="1e-6", delta="1e-6")
-    assert f.propose("0.1", "1e-6") is Verdict.CONT and f.propose(0, "1e-9") is Verdict.HALT
+    assert f.propose("0.1", "1e-6") is Action.CONT and f.propose(0, "1e-9") is Action.HALT
 
 
 @covers("RSWR23:Lem5.2")
@@ -64,13 +64,13 @@ def test_expost_equality_stop(bounds: list[Fraction], eps: Fraction) -> None:
 @covers("RSWR23:Lem5.2")
 def test_expost_object_protocol() -> None:
     f = ExPostFilter(eps=1, delta="1e-6")
-    assert f.propose("1e-6", "0.75") is Verdict.CONT
+    assert f.propose("1e-6", "0.75") is Action.CONT
     with pytest.raises(DomainError):
         f.record("0.8")  # above the announced maximum
     f.record("0.5")
     with pytest.raises(DomainError, match="remaining budget"):
         f.propose(0, "0.6")
-    assert f.propose("1e-9", "0.5") is Verdict.HALT  # the deltas would exceed 1e-6
+    assert f.propose("1e-9", "0.5") is Action.HALT  # the deltas would exceed 1e-6
     assert f.halted and f.remaining == Fraction(1, 2)
 
 

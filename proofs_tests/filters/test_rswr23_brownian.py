@@ -22,7 +22,7 @@ from reference.results import covers
 from reference.results.boundaries.wrwr22 import linear_boundary
 from reference.results.conversions.rswr23 import zcdp_budget
 from reference.results.filters.brownian_objects import BrownianFilter, UnifiedBrownianFilter
-from reference.results.filters.objects import Verdict
+from reference.results.filters.objects import Action
 from reference.results.filters.rswr23 import zcdp_filter
 from reference.results.filters.rswr23_brownian import (
     brownian_filter,
@@ -127,13 +127,13 @@ def test_round_by_round_filter_never_overspends(plan: list[tuple[str, Fraction]]
     for kind, frac in plan:
         room = f.remaining
         if room == 0:
-            assert f.halted and f.propose_zcdp(0) is Verdict.HALT
+            assert f.halted and f.propose_zcdp(0) is Action.HALT
             break
         if kind == "zcdp":
-            assert f.propose_zcdp(frac * room) is Verdict.CONT
+            assert f.propose_zcdp(frac * room) is Action.CONT
         else:
             t_min = 1 / (2 * room)
-            assert f.propose_brownian(t_min) is Verdict.CONT
+            assert f.propose_brownian(t_min) is Action.CONT
             f.record_brownian(t_min / frac)
         assert f.spent <= f.rho and f.decision() == f.halted
     with pytest.raises(DomainError):

@@ -29,11 +29,11 @@ from reference.tools.conformance.model import (
     FilterReference,
     FilterTheorem,
     Formula,
+    Grade,
     Measure,
     Method,
     Outcome,
     Reference,
-    Verdict,
 )
 from reference.tools.conformance.report import as_json, markdown
 from reference.tools.conformance.verdicts import judge_count, judge_upper
@@ -51,52 +51,52 @@ GAP = Reference(_iv(2.0), _iv(1.0), "VALID", "FLOOR")
 
 def test_upper_verdicts_on_an_exact_reference() -> None:
     """Exact reference 2: above is sound (excess by hand), below unsound, equal sound."""
-    assert judge_upper(2.5, EXACT)[:2] == (Verdict.SOUND, 0.25)
-    assert judge_upper(2.0, EXACT)[0] is Verdict.SOUND      # at the upper end: valid
+    assert judge_upper(2.5, EXACT)[:2] == (Grade.SOUND, 0.25)
+    assert judge_upper(2.0, EXACT)[0] is Grade.SOUND      # at the upper end: valid
     verdict, short, detail = judge_upper(1.5, EXACT)
-    assert verdict is Verdict.UNSOUND and short == -0.25 and "0.25" in detail
+    assert verdict is Grade.UNSOUND and short == -0.25 and "0.25" in detail
 
 
 def test_comparisons_are_exact_at_one_ulp() -> None:
     """A float one ulp below the exact value is unsound; one ulp above is sound."""
     below, above = math.nextafter(2.0, 0.0), math.nextafter(2.0, 4.0)
-    assert judge_upper(below, EXACT)[0] is Verdict.UNSOUND
-    assert judge_upper(above, EXACT)[0] is Verdict.SOUND
+    assert judge_upper(below, EXACT)[0] is Grade.UNSOUND
+    assert judge_upper(above, EXACT)[0] is Grade.SOUND
     # An enclosure of width 2**-60 around 2: the float 2.0 is inside it, so undecided.
     with mpmath.workprec(200):
         enc = Interval(2 - mpmath.mpf(2) ** -60, 2 + mpmath.mpf(2) ** -60)
     wide = Reference(enc, enc, "X", "X")
-    assert judge_upper(2.0, wide)[0] is Verdict.UNDECIDED
+    assert judge_upper(2.0, wide)[0] is Grade.UNDECIDED
 
 
 def test_between_floor_and_valid_is_undecided() -> None:
     """Floor 1, best valid 2: 1.5 is neither proven valid nor proven too small."""
-    assert judge_upper(1.5, GAP)[0] is Verdict.UNDECIDED
-    assert judge_upper(0.5, GAP)[0] is Verdict.UNSOUND
-    assert judge_upper(3.0, GAP)[:2] == (Verdict.SOUND, 0.5)
+    assert judge_upper(1.5, GAP)[0] is Grade.UNDECIDED
+    assert judge_upper(0.5, GAP)[0] is Grade.UNSOUND
+    assert judge_upper(3.0, GAP)[:2] == (Grade.SOUND, 0.5)
     only_valid = Reference(_iv(2.0), None, "VALID", None)
-    assert judge_upper(0.5, only_valid)[0] is Verdict.UNDECIDED  # no floor: never unsound
+    assert judge_upper(0.5, only_valid)[0] is Grade.UNDECIDED  # no floor: never unsound
     only_floor = Reference(None, _iv(1.0), None, "FLOOR")
-    assert judge_upper(5.0, only_floor)[0] is Verdict.UNDECIDED  # no valid: never sound
+    assert judge_upper(5.0, only_floor)[0] is Grade.UNDECIDED  # no valid: never sound
 
 
 def test_slack_widens_both_ends() -> None:
     """With relative slack 1e-3 around 2: 2.001 is sound only just, 1.999 undecided."""
     ref = Reference(_iv(2.0), _iv(2.0), "X", "X", slack=1e-3)
-    assert judge_upper(2.0021, ref)[0] is Verdict.SOUND
-    assert judge_upper(2.0019, ref)[0] is Verdict.UNDECIDED
-    assert judge_upper(1.9981, ref)[0] is Verdict.UNDECIDED
-    assert judge_upper(1.9979, ref)[0] is Verdict.UNSOUND
+    assert judge_upper(2.0021, ref)[0] is Grade.SOUND
+    assert judge_upper(2.0019, ref)[0] is Grade.UNDECIDED
+    assert judge_upper(1.9981, ref)[0] is Grade.UNDECIDED
+    assert judge_upper(1.9979, ref)[0] is Grade.UNSOUND
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), None, "1.0",
                                  True])
 def test_non_numbers_are_errors(bad: object) -> None:
-    assert judge_upper(bad, EXACT)[0] is Verdict.ERROR
+    assert judge_upper(bad, EXACT)[0] is Grade.ERROR
 
 
 def test_missing_reference() -> None:
-    assert judge_upper(1.0, Reference(None, None, None, None))[0] is Verdict.NO_REFERENCE
+    assert judge_upper(1.0, Reference(None, None, None, None))[0] is Grade.NO_REFERENCE
 
 
 def test_count_verdicts() -> None:
@@ -105,14 +105,14 @@ def test_count_verdicts() -> None:
     past the fixed-parameter optimum."""
     ref = FilterReference(proven=436, proven_id="P", fixed=908, fixed_id="F")
     comp, filt = CompositionTheorem("C"), FilterTheorem("Φ")
-    assert judge_count(436, ref, comp, False)[:2] == (Verdict.SOUND, 0.0)
-    assert judge_count(109, ref, filt, False)[0] is Verdict.SOUND
+    assert judge_count(436, ref, comp, False)[:2] == (Grade.SOUND, 0.0)
+    assert judge_count(109, ref, filt, False)[0] is Grade.SOUND
     v, unused, detail = judge_count(595, ref, comp, False)
-    assert v is Verdict.UNDECIDED and "composition theorem" in detail and "908" in detail
+    assert v is Grade.UNDECIDED and "composition theorem" in detail and "908" in detail
     assert unused == pytest.approx((436 - 595) / 436)
     assert "filter theorem we do not have" in judge_count(595, ref, filt, False)[2]
-    assert judge_count(1000, ref, comp, True)[0] is Verdict.UNSOUND
-    assert judge_count(1.5, ref, comp, False)[0] is Verdict.ERROR
+    assert judge_count(1000, ref, comp, True)[0] is Grade.UNSOUND
+    assert judge_count(1.5, ref, comp, False)[0] is Grade.ERROR
 
 
 def test_theorem_types() -> None:
@@ -173,14 +173,14 @@ def _run() -> harness.Run:
 def test_harness_on_synthetic_adapters() -> None:
     out = _run()
     got = {o.api: o for o in out.outcomes}
-    assert got["good"].verdict is Verdict.SOUND and got["good"].tight_to == 0.25
-    assert got["low"].verdict is Verdict.UNSOUND
-    assert got["nan"].verdict is Verdict.ERROR
-    assert got["raises"].verdict is Verdict.ERROR and "OverflowError" in got["raises"].detail
+    assert got["good"].verdict is Grade.SOUND and got["good"].tight_to == 0.25
+    assert got["low"].verdict is Grade.UNSOUND
+    assert got["nan"].verdict is Grade.ERROR
+    assert got["raises"].verdict is Grade.ERROR and "OverflowError" in got["raises"].detail
     assert "skipped-case" not in got
-    assert got["filter"].verdict is Verdict.UNDECIDED
+    assert got["filter"].verdict is Grade.UNDECIDED
     skipped = [o for o in out.outcomes if o.library == "missing"]
-    assert len(skipped) == 1 and skipped[0].verdict is Verdict.SKIPPED
+    assert len(skipped) == 1 and skipped[0].verdict is Grade.SKIPPED
     assert "ModuleNotFoundError" in skipped[0].detail
     assert [s.available for s in out.libraries] == [True, False]
 
@@ -190,7 +190,7 @@ def test_sound_needs_a_theorem_covering_the_setting() -> None:
     case = Case("demo", "adaptive", {}, Adaptivity.FULLY_ADAPTIVE, lambda: EXACT)
     method = Method("demo", "m", lambda p: 3.0, CompositionTheorem("C"))
     outcome = harness.run_method(Fake(), "0", method, case)
-    assert outcome.verdict is Verdict.UNDECIDED and "FullyAdaptive" in outcome.detail
+    assert outcome.verdict is Grade.UNDECIDED and "FullyAdaptive" in outcome.detail
 
 
 def test_formula_check_against_a_registered_result() -> None:
@@ -265,7 +265,7 @@ def test_references_fall_back_when_new_ids_are_missing(
     assert z.valid_id == "RSWR23:Lem2.3" and z.floor is None and z.valid is not None
     assert abs(float(z.valid.lo) - 9.998679674) < 1e-8      # anchors §3.1 BS16 column
     g = references.gaussian_curve(0.5, 1e-6)
-    assert judge_upper(1.0, g)[0] is Verdict.NO_REFERENCE
+    assert judge_upper(1.0, g)[0] is Grade.NO_REFERENCE
 
 
 # ---- the libraries themselves (skipped when not installed) ---------------------------
@@ -283,7 +283,7 @@ def test_prv_accountant_under_reports_pure_dp_composition() -> None:
     pytest.importorskip("prv_accountant")
     got = _outcomes("prv-accountant", {"optimal-composition/eps0=2,k=50,delta=1e-6"})
     (o,) = got.values()
-    assert o.verdict is Verdict.UNSOUND
+    assert o.verdict is Grade.UNSOUND
     assert isinstance(o.value, float) and 71.9 < o.value < 72.1
     assert "99.99942" in o.reference
 
@@ -295,9 +295,9 @@ def test_dp_accounting_advanced_composition_overflows_at_1024() -> None:
             "advanced-composition/eps0=0.001,k=1024,delta=1e-6"}
     got = {case: o for (case, api), o in _outcomes("dp-accounting", keep).items()
            if api.startswith("pld.accountant.advanced_composition")}
-    assert got["eps0=0.001,k=1023,delta=1e-6"].verdict is Verdict.SOUND
+    assert got["eps0=0.001,k=1023,delta=1e-6"].verdict is Grade.SOUND
     err = got["eps0=0.001,k=1024,delta=1e-6"]
-    assert err.verdict is Verdict.ERROR and "OverflowError" in err.detail
+    assert err.verdict is Grade.ERROR and "OverflowError" in err.detail
 
 
 def test_autodp_get_eps_zero_inconsistency() -> None:
@@ -308,8 +308,8 @@ def test_autodp_get_eps_zero_inconsistency() -> None:
     by_api = {api: o for (_case, api), o in got.items()}
     int_zero = next(o for api, o in by_api.items() if "get_eps(0)" in api)
     float_zero = next(o for api, o in by_api.items() if "get_eps(0.0)" in api)
-    assert int_zero.verdict is Verdict.UNSOUND and int_zero.value == 0.0
-    assert float_zero.verdict is Verdict.ERROR and float_zero.value == math.inf
+    assert int_zero.verdict is Grade.UNSOUND and int_zero.value == 0.0
+    assert float_zero.verdict is Grade.ERROR and float_zero.value == math.inf
 
 
 def test_diffprivlib_admits_more_than_the_proven_filter() -> None:
@@ -318,7 +318,7 @@ def test_diffprivlib_admits_more_than_the_proven_filter() -> None:
     pytest.importorskip("diffprivlib.accountant")
     got = _outcomes("diffprivlib", {"filter/eps0=0.001,budget=(0.11,1e-06)"})
     (o,) = got.values()
-    assert o.value == 595 and o.verdict is Verdict.UNDECIDED
+    assert o.value == 595 and o.verdict is Grade.UNDECIDED
     assert "composition theorem" in o.detail and "FullyAdaptive" in o.detail
 
 
@@ -330,9 +330,9 @@ def test_opendp_filter_and_odometer_are_sound() -> None:
                                "odometer/sigmas=1,2,0.5"})
     by_case = {case: o for (case, _api), o in got.items()}
     filt = by_case["eps0=0.001,budget=(0.11,1e-06)"]
-    assert filt.verdict is Verdict.SOUND and isinstance(filt.value, int) and filt.value <= 110
+    assert filt.verdict is Grade.SOUND and isinstance(filt.value, int) and filt.value <= 110
     odo = by_case["sigmas=1,2,0.5"]
-    assert odo.verdict is Verdict.SOUND and odo.value == 2.625
+    assert odo.verdict is Grade.SOUND and odo.value == 2.625
 
 
 def test_zcdp_conversions_between_gaussian_floor_and_cks20() -> None:
@@ -346,8 +346,8 @@ def test_zcdp_conversions_between_gaussian_floor_and_cks20() -> None:
     keep = {"zcdp-to-dp/rho=1,delta=1e-06"}
     (opendp,) = _outcomes("opendp", keep).values()
     (autodp,) = _outcomes("autodp", keep).values()
-    assert opendp.verdict is Verdict.SOUND and opendp.value == 7.7662166253117215
-    assert autodp.verdict is Verdict.UNDECIDED and autodp.value == 7.766216625311721
+    assert opendp.verdict is Grade.SOUND and opendp.value == 7.7662166253117215
+    assert autodp.verdict is Grade.UNDECIDED and autodp.value == 7.766216625311721
     assert "7.28608096641860" in autodp.reference
 
 
@@ -357,6 +357,6 @@ def test_confseq_two_sided_mixture_agrees() -> None:
     pytest.importorskip("confseq.boundaries")
     got = _outcomes("confseq", {"mixture-boundary/rho=1,alpha=0.05,v=1"})
     (o,) = got.values()
-    assert o.verdict is Verdict.UNDECIDED and o.tight_to is not None
+    assert o.verdict is Grade.UNDECIDED and o.tight_to is not None
     assert abs(o.tight_to) < 1e-14
     assert isinstance(o.value, float) and abs(o.value - 3.656394871) < 1e-9

@@ -1,4 +1,17 @@
-"""Exact decisions against a budget: a filter's CONT/HALT, an odometer's branch, 1/e.
+"""Certified decisions: the one place an enclosure becomes a verdict.
+
+* :func:`decide` — is a relation (``<=``, ``<``, ``>=``, ``>``, ``==`` within a tolerance)
+  between the exact value of a result and a claimed number true?  The claim is converted
+  exactly; the result is enclosed in interval arithmetic; the answer is a :class:`Verdict`
+  (``holds`` when the whole enclosure satisfies the relation, ``violated`` when none of
+  it does), with the exact margin.  While the enclosure straddles the claim the
+  precision is raised along a ladder (the working precision, then 100, 200, 400 digits)
+  before the answer is ``undecided``.  The oracle's assertions
+  (:mod:`reference.oracle.testing`), the claims audit and the conformance harness all
+  decide through it.
+* :func:`exceeds` — the same idea for the rules of filters and odometers: a filter halts
+  when a statistic *exceeds* its budget (strictly), so equality matters; the precision is
+  doubled until the enclosure is on one side.
 
 A filter halts when a statistic *exceeds* its budget (strictly), so equality matters.
 The statistic is evaluated in interval arithmetic on the exact inputs and its enclosure
@@ -10,14 +23,26 @@ formula runs, so the point value and the certified enclosure carry the same deci
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
 import mpmath
 from mpmath import iv
 
-from reference.core.numeric import MPF, Ctx, endpoints, exact, get_dps, precision, to_ctx, working
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    Interval,
+    endpoints,
+    exact,
+    get_dps,
+    precision,
+    to_ctx,
+    working,
+)
 
 R = TypeVar("R")
 #: Highest precision (decimal digits) tried before a comparison is declared undecidable.
@@ -54,3 +79,90 @@ def below_inv_e(q: Fraction) -> bool:
     return not exceeds(lambda ctx: ctx.e * to_ctx(ctx, q), Fraction(1), "1/e comparison")
 
 
+# ---- verdicts on claims ------------------------------------------------------------------
+
+#: Relations a claim can state between the exact value ``X`` and the claimed number ``v``.
+RELATIONS = ("<=", "<", ">=", ">", "==")
+#: Precisions (decimal digits) tried after the working precision while undecided.
+LADDER = (100, 200, 400)
+
+
+class Verdict(enum.StrEnum):
+    """The one verdict vocabulary of the package (a ``str``: ``Verdict.HOLDS == "holds"``)."""
+
+    HOLDS = "holds"
+    VIOLATED = "violated"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict, the enclosure ``[lo, hi]`` of the exact value it rests on, the precision
+    reached and the exact margin (>= 0: how far the decided side is from the claim)."""
+
+    verdict: Verdict
+    enclosure: Interval
+    margin: Fraction | None
+    dps: int
+
+
+def judge(relation: str, lo: Fraction, hi: Fraction, v: Fraction,
+          tol: Fraction = Fraction(0)) -> tuple[Verdict, Fraction | None]:
+    """Verdict and margin of ``X relation v`` for every ``X`` in ``[lo, hi]`` (exact).
+
+    >>> judge("<=", Fraction(1), Fraction(2), Fraction(2))
+    (<Verdict.HOLDS: 'holds'>, Fraction(0, 1))
+    >>> judge("<", Fraction(1), Fraction(2), Fraction(2))[0]
+    <Verdict.UNDECIDED: 'undecided'>
+    >>> judge(">=", Fraction(1), Fraction(2), Fraction(3))
+    (<Verdict.VIOLATED: 'violated'>, Fraction(1, 1))
+    >>> judge("==", Fraction(1), Fraction(2), Fraction(3, 2), Fraction(1, 2))
+    (<Verdict.HOLDS: 'holds'>, Fraction(0, 1))
+    """
+    H, V, U = Verdict.HOLDS, Verdict.VIOLATED, Verdict.UNDECIDED
+    if relation == "<=":
+        return (H, v - hi) if hi <= v else (V, lo - v) if lo > v else (U, None)
+    if relation == "<":
+        return (H, v - hi) if hi < v else (V, lo - v) if lo >= v else (U, None)
+    if relation == ">=":
+        return (H, lo - v) if lo >= v else (V, v - hi) if hi < v else (U, None)
+    if relation == ">":
+        return (H, lo - v) if lo > v else (V, v - hi) if hi <= v else (U, None)
+    if relation != "==":
+        raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {relation!r}")
+    if v - tol <= lo and hi <= v + tol:
+        return H, min(lo - (v - tol), v + tol - hi)
+    if hi < v - tol or lo > v + tol:
+        return V, max(v - tol - hi, lo - v - tol)
+    return U, None
+
+
+def decide(enclose: Callable[[], Interval], relation: str, claim: object, *,
+           tol: object = 0, ladder: Sequence[int] = LADDER, where: str = "claim",
+           ) -> Judgement:
+    """Decide ``X relation claim`` for the exact value ``X`` that ``enclose()`` encloses.
+
+    ``enclose()`` is called at the working precision and then, while undecided, at each
+    precision of ``ladder`` above it (inside :func:`reference.core.numeric.precision`).
+    ``claim`` and ``tol`` are converted exactly (a float is the binary number it holds).
+
+    >>> from mpmath import mpf
+    >>> third = lambda: Interval(mpf("0.333"), mpf("0.334"))   # encloses 1/3
+    >>> decide(third, "<=", "0.34").verdict, decide(third, ">", "0.34").verdict
+    (<Verdict.HOLDS: 'holds'>, <Verdict.VIOLATED: 'violated'>)
+    >>> j = decide(third, "==", "1/3")           # no enclosure of this width can pin it
+    >>> j.verdict, j.dps
+    (<Verdict.UNDECIDED: 'undecided'>, 400)
+    """
+    v = exact(claim, "claim", where)
+    t = exact(tol, "tolerance", where)
+    start = get_dps()
+    steps = [start, *(d for d in ladder if d > start)]
+    for dps in steps:
+        with precision(dps):
+            enc = enclose()
+        lo, hi = exact(enc.lo, "enclosure", where), exact(enc.hi, "enclosure", where)
+        verdict, margin = judge(relation, lo, hi, v, t)
+        if verdict is not Verdict.UNDECIDED:
+            return Judgement(verdict, enc, margin, dps)
+    return Judgement(Verdict.UNDECIDED, enc, None, steps[-1])

@@ -33,15 +33,14 @@ from typing import Any, Literal
 
 import mpmath
 
+from reference.core.decide import Verdict, decide, judge
 from reference.core.errors import DomainError
 from reference.core.model import Certificate
-from reference.core.numeric import Interval, exact, get_dps, precision
+from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
 
-#: Precisions (decimal digits) tried in turn while a comparison is undecided.
+#: Precisions (decimal digits) tried after the working precision while undecided.
 LADDER = (100, 200)
-
-Verdict = Literal["sound", "UNSOUND", "undecided"]
 
 
 @dataclass(frozen=True)
@@ -70,21 +69,21 @@ class Comparison:
             return None
         return float((self.value - hi) / abs(hi))
 
+    def _verdict(self, relation: str) -> Verdict:
+        if isinstance(self.value, float):  # +-inf: decided by its sign
+            holds = (self.value > 0) == (relation == "<=")
+            return Verdict.HOLDS if holds else Verdict.VIOLATED
+        return judge(relation, _q(self.enclosure.lo), _q(self.enclosure.hi), self.value)[0]
+
     def upper_verdict(self) -> Verdict:
-        """As a claimed upper bound: ``sound`` (>= hi), ``UNSOUND`` (< lo) or undecided."""
-        if isinstance(self.value, float):  # +inf: vacuous but sound; -inf: unsound
-            return "sound" if self.value > 0 else "UNSOUND"
-        if self.value >= _q(self.enclosure.hi):
-            return "sound"
-        return "UNSOUND" if self.value < _q(self.enclosure.lo) else "undecided"
+        """As a claimed upper bound (exact value <= value): ``holds`` (value >= hi),
+        ``violated`` (value < lo: not sound) or ``undecided``."""
+        return self._verdict("<=")
 
     def lower_verdict(self) -> Verdict:
-        """As a claimed lower bound: ``sound`` (<= lo), ``UNSOUND`` (> hi) or undecided."""
-        if isinstance(self.value, float):
-            return "sound" if self.value < 0 else "UNSOUND"
-        if self.value <= _q(self.enclosure.lo):
-            return "sound"
-        return "UNSOUND" if self.value > _q(self.enclosure.hi) else "undecided"
+        """As a claimed lower bound (exact value >= value): ``holds`` (value <= lo),
+        ``violated`` (value > hi) or ``undecided``."""
+        return self._verdict(">=")
 
 
 def _q(x: Any) -> Fraction:
@@ -132,16 +131,15 @@ def compare(value: object, result_id: str, /, *, output: str | None = None,
             verdict: Literal["upper", "lower"] = "upper", **params: Any) -> Comparison:
     """Compare ``value`` with the enclosure, raising the precision while undecided."""
     number = _value(value)
-    cmp = Comparison(result_id, number, enclosure(result_id, output=output, **params), get_dps())
-    decide = cmp.upper_verdict if verdict == "upper" else cmp.lower_verdict
-    for dps in LADDER:
-        if decide() != "undecided":
-            break
-        with precision(dps):
-            cmp = Comparison(result_id, number, enclosure(result_id, output=output, **params),
-                             dps)
-        decide = cmp.upper_verdict if verdict == "upper" else cmp.lower_verdict
-    return cmp
+
+    def enclose() -> Interval:
+        return enclosure(result_id, output=output, **params)
+
+    if isinstance(number, float):            # +-inf: no enclosure can change the verdict
+        return Comparison(result_id, number, enclose(), get_dps())
+    j = decide(enclose, "<=" if verdict == "upper" else ">=", number, ladder=LADDER,
+               where="reference.oracle.testing")
+    return Comparison(result_id, number, j.enclosure, j.dps)
 
 
 def _call(result_id: str, params: dict[str, Any]) -> str:
@@ -170,12 +168,12 @@ def assert_sound_upper_bound(value: object, result_id: str, /, *, output: str | 
     __tracebackhide__ = True
     cmp = compare(value, result_id, output=output, verdict="upper", **params)
     verdict = cmp.upper_verdict()
-    if verdict == "sound":
+    if verdict is Verdict.HOLDS:
         return
     gap = _q(cmp.enclosure.hi) - cmp.value if not isinstance(cmp.value, float) else None
     rel = "" if gap is None or cmp.enclosure.hi == 0 else \
         f" (relative {float(gap / abs(_q(cmp.enclosure.hi))):.4g})"
-    what = "not a sound upper bound" if verdict == "UNSOUND" else \
+    what = "not a sound upper bound" if verdict is Verdict.VIOLATED else \
         f"undecided at {cmp.dps} digits (within the enclosure)"
     short = "" if gap is None else f", short by {float(gap):.8g}"
     raise AssertionError(f"{_shown(value)} is below {_call(result_id, params)} = "
@@ -192,9 +190,9 @@ def assert_sound_lower_bound(value: object, result_id: str, /, *, output: str | 
     __tracebackhide__ = True
     cmp = compare(value, result_id, output=output, verdict="lower", **params)
     verdict = cmp.lower_verdict()
-    if verdict == "sound":
+    if verdict is Verdict.HOLDS:
         return
-    what = "not a sound lower bound" if verdict == "UNSOUND" else \
+    what = "not a sound lower bound" if verdict is Verdict.VIOLATED else \
         f"undecided at {cmp.dps} digits (within the enclosure)"
     over = "" if isinstance(cmp.value, float) else \
         f", over by {float(cmp.value - _q(cmp.enclosure.lo)):.6g}"
@@ -211,16 +209,22 @@ def assert_close_to(value: object, result_id: str, /, *, rel: float = 1e-9, abs:
     """
     __tracebackhide__ = True
     number = _value(value)
-    enc = enclosure(result_id, output=output, **params)
+
+    def enclose() -> Interval:
+        return enclosure(result_id, output=output, **params)
+
+    enc = enclose()
     if isinstance(number, float):
         raise AssertionError(f"{number} is not close to {_call(result_id, params)} = "
                              f"{mpmath.nstr(enc.mid, 12)}")
     lo, hi = _q(enc.lo), _q(enc.hi)
     size = max(lo if lo > 0 else -lo, hi if hi > 0 else -hi)
     tol = Fraction(rel) * size + Fraction(abs)
-    worst = max(number - lo, hi - number, lo - number, number - hi)
-    if worst <= tol:
+    j = decide(enclose, "==", number, tol=tol, ladder=LADDER, where="reference.oracle.testing")
+    if j.verdict is Verdict.HOLDS:
         return
+    lo, hi = _q(j.enclosure.lo), _q(j.enclosure.hi)
+    worst = max(number - lo, hi - number, lo - number, number - hi)
     raise AssertionError(f"{_shown(value)} is not within rel={rel:g}, abs={abs:g} of "
                          f"{_call(result_id, params)} = {mpmath.nstr(enc.mid, 17)}: distance "
                          f"{float(worst):.6g} > tolerance {float(tol):.6g}"

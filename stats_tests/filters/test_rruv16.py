@@ -98,12 +98,12 @@ def test_lemma33_lift_and_printed_power() -> None:
     the printed lift accepts (2 delta/(2 e^2) = delta_g') and the round runs; its true
     failure rate is delta = 0.05 > delta_g + delta_g' = 0.0068, rejected with the exact
     probability below."""
-    from reference.results.filters.objects import ApproxFilter, BasicFilter, Verdict
+    from reference.results.filters.objects import Action, ApproxFilter, BasicFilter
 
     delta = Fraction(1, 20)
     dgp = float(delta) / math.e**2
     f = ApproxFilter(BasicFilter(eps_g=4), delta_g_prime=dgp)
-    assert f.propose(2, delta) is Verdict.HALT
+    assert f.propose(2, delta) is Action.HALT
     n = 100_000
     g = rng("lem3.3-printed")
     infinite = g.random(n) < float(delta)  # outcome "0" of RR_{2,delta}(0): |Loss| = inf

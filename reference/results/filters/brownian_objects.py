@@ -31,7 +31,7 @@ from reference.core.errors import DomainError
 from reference.core.numeric import MPF
 from reference.core.params import as_fraction
 from reference.results.conversions.rswr23 import zcdp_budget
-from reference.results.filters.objects import Verdict
+from reference.results.filters.objects import Action
 from reference.results.filters.rswr23_brownian import (
     brownian_cost,
     brownian_filter,
@@ -111,32 +111,32 @@ class UnifiedBrownianFilter:
         if self.spent == self.rho:
             self.halted = True
 
-    def propose_zcdp(self, rho_n: object, delta_n: object = 0) -> Verdict:
+    def propose_zcdp(self, rho_n: object, delta_n: object = 0) -> Action:
         """CONT (charging ``rho_n``) or HALT for a ``delta_n``-approximate ``rho_n``-zCDP round."""
         self._open()
         r = as_fraction(rho_n, "rho_n", self.where)
         d = as_fraction(delta_n, "delta_n", self.where, hi=Fraction(1), hi_open=True)
         if self.halted:
-            return Verdict.HALT
+            return Action.HALT
         if self.delta < self.delta_spent + d:
             self.halted = True
-            return Verdict.HALT
+            return Action.HALT
         self._fits("rho_n", r, rho_n, "rho_n")
         self.rounds.append(Round("zcdp", r, d))
         self._exhausted()
-        return Verdict.CONT
+        return Action.CONT
 
-    def propose_brownian(self, t_min: object) -> Verdict:
+    def propose_brownian(self, t_min: object) -> Action:
         """CONT or HALT for a sensitivity-1 Brownian round whose grid ends at ``t_min``."""
         self._open()
         t = as_fraction(t_min, "t_min", self.where)
         if t <= 0:
             raise DomainError("t_min", t_min, "must be > 0", self.where)
         if self.halted:
-            return Verdict.HALT
+            return Action.HALT
         self._fits("t_min", brownian_cost(t), t_min, "1/(2 t_min)")
         self._pending = t
-        return Verdict.CONT
+        return Action.CONT
 
     def record_brownian(self, t_stop: object) -> None:
         """Charge ``1/(2 t_stop)`` for the Brownian round just run (``t_stop >= t_min``)."""
@@ -177,7 +177,7 @@ class BrownianFilter(UnifiedBrownianFilter):
         values = brownian_filter.bind((), {"rho": rho, "delta": delta})
         super().__init__(rho=values["rho"], delta_pp=values["delta"])
 
-    def propose_zcdp(self, rho_n: object, delta_n: object = 0) -> Verdict:
+    def propose_zcdp(self, rho_n: object, delta_n: object = 0) -> Action:
         raise DomainError("propose_zcdp", rho_n, "is not available: Lemma 6.2 admits only "
                           "Brownian rounds (use UnifiedBrownianFilter)", self.where)
 

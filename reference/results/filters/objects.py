@@ -1,7 +1,7 @@
 """Filters a user drives round by round (RRUV16 Algorithm 3; RSWR23 Theorem 2, Lemma 5.2).
 
 Before round ``i`` runs, the analyst calls ``propose(...)`` with the round's parameters;
-the filter answers :data:`Verdict.CONT` or :data:`Verdict.HALT` for the prefix
+the filter answers :data:`Action.CONT` or :data:`Action.HALT` for the prefix
 *including* the proposal.  Only CONT records the spend; the first HALT ends the game
 (Algorithm 3 BREAKs), after which every proposal is answered HALT.  Each object keeps
 its history (:class:`Proposal`), takes exact inputs, and raises ``DomainError`` on
@@ -42,7 +42,7 @@ from reference.results.filters.rruv16 import (
 from reference.results.filters.rswr23 import expost_filter, zcdp_filter
 
 
-class Verdict(enum.Enum):
+class Action(enum.Enum):
     """A filter's answer for a proposed round."""
 
     CONT = "CONT"
@@ -60,7 +60,7 @@ class Proposal:
     eps: Fraction
     delta: Fraction
     statistic: MPF
-    verdict: Verdict
+    action: Action
 
 
 class RunningSum:
@@ -109,21 +109,21 @@ class PrivacyFilter:
     def _accept(self, eps: Fraction, delta: Fraction) -> None:
         """Record a CONTinued round's spend (subclasses update running sums)."""
 
-    def propose(self, eps: object, delta: object = 0) -> Verdict:
+    def propose(self, eps: object, delta: object = 0) -> Action:
         """CONT or HALT for the prefix including a round of ``(eps, delta)``."""
         e = as_fraction(eps, "eps", self.where)
         d = as_fraction(delta, "delta", self.where, hi=Fraction(1), hi_open=True)
         if self.halted:
-            return Verdict.HALT
+            return Action.HALT
         statistic, halt = self._check(e, d)
-        verdict = Verdict.HALT if halt else Verdict.CONT
-        self.history.append(Proposal(len(self.spent) + 1, e, d, statistic, verdict))
+        action = Action.HALT if halt else Action.CONT
+        self.history.append(Proposal(len(self.spent) + 1, e, d, statistic, action))
         if halt:
             self.halted = True
         else:
             self.spent.append((e, d))
             self._accept(e, d)
-        return verdict
+        return action
 
     @property
     def eps_spent(self) -> list[Fraction]:
@@ -223,7 +223,7 @@ class ApproxFilter(PrivacyFilter):
             eps=[e for e, _ in rounds], delta=[d for _, d in rounds],
             delta_g_prime=self.delta_g_prime).halt)
         if not halt:
-            halt = self.inner.propose(2 * eps, 0) is Verdict.HALT
+            halt = self.inner.propose(2 * eps, 0) is Action.HALT
         return midpoint(enc), halt
 
     def _accept(self, eps: Fraction, delta: Fraction) -> None:
@@ -301,7 +301,7 @@ class ExPostFilter(PrivacyFilter):
     def remaining(self) -> Fraction:
         return self.eps - sum(self.realised, Fraction(0))
 
-    def propose(self, delta: object = 0, max_bound: object = 0) -> Verdict:  # type: ignore[override]
+    def propose(self, delta: object = 0, max_bound: object = 0) -> Action:  # type: ignore[override]
         """CONT or HALT for a round of the given delta whose ex-post bound is <= max_bound."""
         if self._pending is not None:
             raise DomainError("record", None, "must be called for the previous round first",
@@ -310,10 +310,10 @@ class ExPostFilter(PrivacyFilter):
         if not self.halted and m > self.remaining:
             raise DomainError("max_bound", max_bound, f"must not exceed the remaining budget "
                               f"{self.remaining} (Lemma 5.2's hypothesis)", self.where)
-        verdict = super().propose(m, delta)
-        if verdict is Verdict.CONT:
+        action = super().propose(m, delta)
+        if action is Action.CONT:
             self._pending = m
-        return verdict
+        return action
 
     def _check(self, eps: Fraction, delta: Fraction) -> tuple[MPF, bool]:
         return to_ctx(mp, self.delta_total + delta), self.delta < self.delta_total + delta
@@ -336,6 +336,6 @@ def stopped(f: PrivacyFilter, rounds: list[Any]) -> int:
     """How many of ``rounds`` (each ``eps`` or ``(eps, delta)``) run before the first HALT."""
     for i, r in enumerate(rounds):
         args = r if isinstance(r, tuple) else (r,)
-        if f.propose(*args) is Verdict.HALT:
+        if f.propose(*args) is Action.HALT:
             return i
     return len(rounds)

@@ -17,14 +17,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from reference.core.decide import RELATIONS, Verdict, decide
 from reference.core.errors import DomainError
 from reference.core.model import Certificate
-from reference.core.numeric import Interval, exact, precision
+from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
 
-Verdict = Literal["holds", "violated", "undecided"]
-RELATIONS = ("<=", "<", ">=", ">", "==")
-PRECISIONS = (50, 100, 200, 400)
+#: Precisions (decimal digits) tried after the working precision while a claim is undecided.
+PRECISIONS = (100, 200, 400)
 
 
 class ClaimsFileError(ValueError):
@@ -176,43 +176,22 @@ def _enclosure(claim: Claim) -> tuple[Interval, dict[str, Any]]:
     return out, extra
 
 
-def decide(relation: str, lo: Fraction, hi: Fraction, v: Fraction,
-           tol: Fraction) -> tuple[Verdict, Fraction | None]:
-    """Verdict and margin of ``[lo, hi] relation v`` (the margin is >= 0 when decided)."""
-    if relation == "<=":
-        return ("holds", v - hi) if hi <= v else ("violated", lo - v) if lo > v else (
-            "undecided", None)
-    if relation == "<":
-        return ("holds", v - hi) if hi < v else ("violated", lo - v) if lo >= v else (
-            "undecided", None)
-    if relation == ">=":
-        return ("holds", lo - v) if lo >= v else ("violated", v - hi) if hi < v else (
-            "undecided", None)
-    if relation == ">":
-        return ("holds", lo - v) if lo > v else ("violated", v - hi) if hi <= v else (
-            "undecided", None)
-    if v - tol <= lo and hi <= v + tol:
-        return "holds", min(lo - (v - tol), v + tol - hi)
-    if hi < v - tol or lo > v + tol:
-        return "violated", max(v - tol - hi, lo - v - tol)
-    return "undecided", None
-
-
 def audit_claim(claim: Claim) -> Outcome:
-    """Decide one claim, raising precision while the enclosure straddles the threshold."""
-    enc: Interval | None = None
+    """Decide one claim (:func:`reference.core.decide.decide`: the precision is raised while
+    the enclosure straddles the claimed value)."""
     extra: dict[str, Any] = {}
-    for dps in PRECISIONS:
-        try:
-            with precision(dps):
-                enc, extra = _enclosure(claim)
-        except DomainError as err:
-            return Outcome(claim, "undecided", None, None, dps, error=str(err))
-        lo, hi = exact(enc.lo, "lo", claim.id), exact(enc.hi, "hi", claim.id)
-        verdict, margin = decide(claim.relation, lo, hi, claim.value, claim.tolerance)
-        if verdict != "undecided":
-            return Outcome(claim, verdict, enc, margin, dps, extra=extra)
-    return Outcome(claim, "undecided", enc, None, PRECISIONS[-1], extra=extra)
+
+    def enclose() -> Interval:
+        enc, more = _enclosure(claim)
+        extra.update(more)
+        return enc
+
+    try:
+        j = decide(enclose, claim.relation, claim.value, tol=claim.tolerance,
+                   ladder=PRECISIONS, where=claim.id)
+    except DomainError as err:
+        return Outcome(claim, Verdict.UNDECIDED, None, None, get_dps(), error=str(err))
+    return Outcome(claim, j.verdict, j.enclosure, j.margin, j.dps, extra=extra)
 
 
 def audit(claims: list[Claim]) -> list[Outcome]:

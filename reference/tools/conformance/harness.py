@@ -20,11 +20,11 @@ from reference.tools.conformance.cases import grid
 from reference.tools.conformance.model import (
     Case,
     FilterReference,
+    Grade,
     Measure,
     Method,
     Outcome,
     Reference,
-    Verdict,
 )
 from reference.tools.conformance.verdicts import finite_number, judge_count, judge_upper, relative
 from reference.tools.render import lower_str, upper_str
@@ -80,7 +80,7 @@ def reference_text(ref: Reference | FilterReference) -> tuple[str, tuple[str, ..
 
 
 def judge(method: Method, case: Case, value: float | int,
-          ref: Reference | FilterReference) -> tuple[Verdict, float | None, str]:
+          ref: Reference | FilterReference) -> tuple[Grade, float | None, str]:
     """The verdict for one returned value (see :mod:`reference.tools.conformance.verdicts`)."""
     if method.measure is Measure.COUNT:
         assert isinstance(ref, FilterReference)
@@ -91,8 +91,8 @@ def judge(method: Method, case: Case, value: float | int,
         return judge_count(value, ref, method.theorem, bool(unsafe))
     assert isinstance(ref, Reference)
     verdict, tight, detail = judge_upper(value, ref)
-    if verdict is Verdict.SOUND and not method.theorem.covers(case.setting):
-        return (Verdict.UNDECIDED, tight, f"{detail}, but {method.theorem.name} is a "
+    if verdict is Grade.SOUND and not method.theorem.covers(case.setting):
+        return (Grade.UNDECIDED, tight, f"{detail}, but {method.theorem.name} is a "
                 f"{method.theorem.kind} and the case needs {case.setting.value}")
     return verdict, tight, detail
 
@@ -106,7 +106,7 @@ def run_method(adapter: Adapter, version: str, method: Method, case: Case) -> Ou
     except Exception as err:  # a library's exception is a finding, not a harness failure
         first = str(err).splitlines()[0] if str(err) else ""
         return Outcome(adapter.name, version, case.capability, case.label, method.api,
-                       Verdict.ERROR, detail=f"raised {type(err).__name__}: {first}"[:300],
+                       Grade.ERROR, detail=f"raised {type(err).__name__}: {first}"[:300],
                        theorem=method.theorem.name, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
     ref = case.reference()
@@ -154,7 +154,7 @@ def run(adapters: Iterable[Adapter] | None = None, cases: list[Case] | None = No
         out.libraries.append(st)
         if not st.available:
             out.outcomes.append(Outcome(adapter.name, st.version, "-", "-", "-",
-                                        Verdict.SKIPPED, detail=f"{st.reason} ({st.hint})"))
+                                        Grade.SKIPPED, detail=f"{st.reason} ({st.hint})"))
             continue
         for method in adapter.methods():
             for case in selected:

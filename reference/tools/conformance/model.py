@@ -82,8 +82,14 @@ class FilterTheorem:
 Theorem = CompositionTheorem | FilterTheorem
 
 
-class Verdict(enum.Enum):
-    """The harness's answer for one library call on one case."""
+class Grade(enum.Enum):
+    """How the report presents one library call on one case.
+
+    ``sound`` and ``UNSOUND`` are :class:`reference.core.decide.Verdict` ``holds`` and
+    ``violated`` of the library's claim "the true value is at most my number" (against the
+    proven-valid bound and the true value's floor); the other grades say why there is no
+    such verdict.
+    """
 
     SOUND = "sound"                # value >= certified upper end of the best valid value
     UNSOUND = "UNSOUND"            # value < certified lower end of the true value
@@ -191,7 +197,7 @@ class Outcome:
     capability: str
     case: str
     api: str
-    verdict: Verdict
+    verdict: Grade
     value: float | int | None = None
     reference: str = ""          # the enclosure(s) used, as text
     reference_ids: tuple[str, ...] = ()

@@ -17,7 +17,7 @@ import mpmath
 
 from reference.tools.conformance.cases import CAPABILITIES
 from reference.tools.conformance.harness import Run
-from reference.tools.conformance.model import Outcome, Verdict
+from reference.tools.conformance.model import Grade, Outcome
 
 #: Under-reports smaller than this (relative) are floating-point rounding.
 ROUNDING = 1e-12
@@ -61,7 +61,7 @@ def _tight(o: Outcome) -> str:
 
 
 def _verdict(o: Outcome) -> str:
-    if o.verdict is Verdict.UNSOUND and o.tight_to is not None and abs(o.tight_to) < ROUNDING:
+    if o.verdict is Grade.UNSOUND and o.tight_to is not None and abs(o.tight_to) < ROUNDING:
         return "UNSOUND (rounding)"
     return str(o.verdict)
 
@@ -80,7 +80,7 @@ def findings(run: Run) -> list[str]:
     """Bullet lines: what a reader should look at first."""
     lines: list[str] = []
     unsound: dict[tuple[str, str], list[Outcome]] = {}
-    for o in sorted((o for o in run.outcomes if o.verdict is Verdict.UNSOUND),
+    for o in sorted((o for o in run.outcomes if o.verdict is Grade.UNSOUND),
                     key=lambda o: o.tight_to if o.tight_to is not None else 0.0):
         unsound.setdefault((o.library, o.api), []).append(o)
     for (lib, api), group in unsound.items():
@@ -89,13 +89,13 @@ def findings(run: Run) -> list[str]:
         lines.append(f"**UNSOUND** {lib} `{api}`: {shown}.")
     errors: dict[tuple[str, str], list[Outcome]] = {}
     for o in run.outcomes:
-        if o.verdict is Verdict.ERROR:
+        if o.verdict is Grade.ERROR:
             errors.setdefault((o.library, o.api), []).append(o)
     for (lib, api), group in errors.items():
         where = ", ".join(o.case for o in group)
         lines.append(f"**error** {lib} `{api}` at {where}: {group[0].detail}.")
     for o in run.outcomes:
-        if o.capability == "filter" and o.verdict is Verdict.UNDECIDED:
+        if o.capability == "filter" and o.verdict is Grade.UNDECIDED:
             lines.append(f"**filter vs composition** {o.library} `{o.api}` at {o.case}: "
                          f"{o.detail}. Reference: {o.reference}.")
     lines.extend(_disagreements(run))
@@ -107,17 +107,17 @@ def _disagreements(run: Run) -> list[str]:
     more than 1e-6 apart relative)."""
     groups: dict[tuple[str, str, str], list[Outcome]] = {}
     for o in run.outcomes:
-        if o.verdict is not Verdict.SKIPPED:
+        if o.verdict is not Grade.SKIPPED:
             groups.setdefault((o.library, o.capability, o.case), []).append(o)
     lines = []
     for (lib, _cap, case), group in groups.items():
         if len(group) < 2:
             continue
-        values = [o.value for o in group if o.verdict is not Verdict.ERROR or o.value is not None]
+        values = [o.value for o in group if o.verdict is not Grade.ERROR or o.value is not None]
         nums = [float(v) for v in values if v is not None]
         spread = (max(nums) - min(nums)) / max(abs(max(nums)), 1e-300) if nums else 0.0
         mixed = len({o.verdict for o in group}) > 1
-        if mixed and (spread > 1e-6 or any(o.verdict is Verdict.ERROR for o in group)):
+        if mixed and (spread > 1e-6 or any(o.verdict is Grade.ERROR for o in group)):
             shown = "; ".join(f"`{o.api}` -> {_value(o.value)} ({_verdict(o)})" for o in group)
             lines.append(f"**inconsistent entry points** {lib} at {case}: {shown}.")
     return lines
@@ -157,7 +157,7 @@ def markdown(run: Run, command: str) -> str:
 
 
 def _counts(run: Run) -> dict[str, int]:
-    return {str(v): sum(o.verdict is v for o in run.outcomes) for v in Verdict}
+    return {str(v): sum(o.verdict is v for o in run.outcomes) for v in Grade}
 
 
 def _json_number(v: float | int | None) -> float | int | str | None:

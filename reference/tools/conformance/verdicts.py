@@ -1,4 +1,4 @@
-"""Verdicts: a library's number against our certified enclosures, decided exactly.
+"""Grades: a library's number against our certified enclosures, decided exactly.
 
 Every comparison is between rationals: the library's float is converted exactly
 (``Fraction(x)``) and so are the endpoints of our interval enclosures.
@@ -30,13 +30,14 @@ import math
 import numbers
 from fractions import Fraction
 
+from reference.core.decide import Verdict, judge
 from reference.core.numeric import Interval, exact
 from reference.tools.conformance.model import (
     Adaptivity,
     FilterReference,
+    Grade,
     Reference,
     Theorem,
-    Verdict,
 )
 
 
@@ -70,38 +71,38 @@ def relative(value: Fraction, enc: Interval) -> float:
     return float((value - mid) / mid) if mid else float(value - mid)
 
 
-def judge_upper(value: object, ref: Reference) -> tuple[Verdict, float | None, str]:
-    """Verdict, relative excess over the best valid value, and a sentence of detail."""
+def judge_upper(value: object, ref: Reference) -> tuple[Grade, float | None, str]:
+    """Grade, relative excess over the best valid value, and a sentence of detail."""
     bad = finite_number(value)
     if bad is not None:
-        return Verdict.ERROR, None, bad
+        return Grade.ERROR, None, bad
     if ref.valid is None and ref.floor is None:
-        return Verdict.NO_REFERENCE, None, "no registered reference result"
+        return Grade.NO_REFERENCE, None, "no registered reference result"
     x = Fraction(float(value))  # type: ignore[arg-type]
+    # The library claims ``true value <= x``; decided by the one rule of core.decide on the
+    # enclosure of the true value (floor) and on that of the best proven-valid bound.
     if ref.floor is not None:
-        lo, _ = widened(ref.floor, ref.slack)
-        if x < lo:
+        if judge("<=", *widened(ref.floor, ref.slack), x)[0] is Verdict.VIOLATED:
             short = relative(x, ref.floor)
             # the shortfall is measured against the true value's floor, not the valid bound
             # above it (else a rounding-size shortfall below the Gaussian floor would show as
             # the floor-to-CKS20 gap and never be labelled "rounding")
-            return (Verdict.UNSOUND, short,
+            return (Grade.UNSOUND, short,
                     f"below the true value (from {ref.floor_id}) by {-short:.3g} relative")
     if ref.valid is not None:
-        _, hi = widened(ref.valid, ref.slack)
         excess = relative(x, ref.valid)
-        if x >= hi:
-            return Verdict.SOUND, excess, f"at least the proven-valid {ref.valid_id}"
+        if judge("<=", *widened(ref.valid, ref.slack), x)[0] is Verdict.HOLDS:
+            return Grade.SOUND, excess, f"at least the proven-valid {ref.valid_id}"
         where = ("inside the enclosure" if ref.exact
                  else f"between the proven floor ({ref.floor_id or 'none'}) and "
                       f"{ref.valid_id}")
-        return Verdict.UNDECIDED, excess, where
-    return Verdict.UNDECIDED, None, f"above the floor {ref.floor_id}; no proven-valid bound"
+        return Grade.UNDECIDED, excess, where
+    return Grade.UNDECIDED, None, f"above the floor {ref.floor_id}; no proven-valid bound"
 
 
 def judge_count(count: object, ref: FilterReference, theorem: Theorem,
-                fixed_unsafe: bool) -> tuple[Verdict, float | None, str]:
-    """Verdict on the number of equal rounds a library filter admits.
+                fixed_unsafe: bool) -> tuple[Grade, float | None, str]:
+    """Grade on the number of equal rounds a library filter admits.
 
     ``fixed_unsafe`` says whether ``count`` rounds fixed in advance already exceed the
     budget (exact optimal composition, decided by the caller).  ``tight_to`` is the
@@ -118,19 +119,19 @@ def judge_count(count: object, ref: FilterReference, theorem: Theorem,
     'UNSOUND'
     """
     if isinstance(count, bool) or not isinstance(count, int):
-        return Verdict.ERROR, None, f"returned {count!r}, not a count"
+        return Grade.ERROR, None, f"returned {count!r}, not a count"
     unused = (ref.proven - count) / ref.proven if ref.proven else 0.0
     if fixed_unsafe:
-        return (Verdict.UNSOUND, unused, f"{count} rounds exceed the budget even with "
+        return (Grade.UNSOUND, unused, f"{count} rounds exceed the budget even with "
                 f"parameters fixed in advance (exact optimum admits {ref.fixed}, {ref.fixed_id})")
     if count <= ref.proven:
-        return Verdict.SOUND, unused, (f"no more than the {ref.proven} rounds of the proven "
+        return Grade.SOUND, unused, (f"no more than the {ref.proven} rounds of the proven "
                                        f"filter {ref.proven_id}")
     if not theorem.covers(Adaptivity.FULLY_ADAPTIVE):
-        return Verdict.UNDECIDED, unused, (
+        return Grade.UNDECIDED, unused, (
             f"admits {count} > {ref.proven} ({ref.proven_id}): applies a {theorem.kind} "
             f"({theorem.name}; {theorem.adaptivity.value}: valid only for parameters fixed in "
             f"advance, where up to {ref.fixed} rounds are admissible) where a filter theorem "
             f"(FullyAdaptive) is needed; no proven filter admits this many")
-    return Verdict.UNDECIDED, unused, (f"admits {count} > {ref.proven} ({ref.proven_id}); "
+    return Grade.UNDECIDED, unused, (f"admits {count} > {ref.proven} ({ref.proven_id}); "
                                        f"claims a filter theorem we do not have ({theorem.name})")

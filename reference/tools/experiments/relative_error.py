@@ -165,17 +165,17 @@ def replay(log: Sequence[tuple[str, float]], method: str) -> bool:
     stopped at ``t = 1/eps^2`` in :class:`UnifiedBrownianFilter` (Theorem 6).
     """
     from reference.results.filters.brownian_objects import UnifiedBrownianFilter
-    from reference.results.filters.objects import Verdict, ZCDPFilter
+    from reference.results.filters.objects import Action, ZCDPFilter
 
     if method == "doubling":
         zf = ZCDPFilter(eps=10, delta_pp="1e-6")
-        return all(zf.propose(Fraction(c) / 2) is Verdict.CONT for kind, c in log
+        return all(zf.propose(Fraction(c) / 2) is Action.CONT for kind, c in log
                    if kind != "final")
     uf = UnifiedBrownianFilter.from_dp(eps=10, delta_pp="1e-6")
     for kind, c in log:
-        if kind == "em" and uf.propose_zcdp(Fraction(c) / 2) is Verdict.HALT:
+        if kind == "em" and uf.propose_zcdp(Fraction(c) / 2) is Action.HALT:
             return False
-        if kind == "measure" and uf.propose_brownian(1 / Fraction(c)) is Verdict.HALT:
+        if kind == "measure" and uf.propose_brownian(1 / Fraction(c)) is Action.HALT:
             return False
         if kind == "measure":
             uf.record_brownian(1 / Fraction(c))

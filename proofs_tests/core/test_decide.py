@@ -1,0 +1,117 @@
+"""The one decision path (reference.core.decide): verdicts, margins, precision escalation,
+and the three users (oracle assertions, claims audit, conformance) agreeing on it."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.core.decide import RELATIONS, Verdict, decide, judge
+from reference.core.numeric import Interval, endpoints, exact, get_dps, working
+from reference.oracle.testing import compare, enclosure
+from reference.tools.audit import Claim, audit_claim
+from reference.tools.conformance.model import Grade, Reference
+from reference.tools.conformance.verdicts import judge_upper
+
+OPS: dict[str, Callable[[Fraction, Fraction], bool]] = {
+    "<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
+
+small = st.fractions(-4, 4, max_denominator=4)
+
+
+def _truth(relation: str, x: Fraction, v: Fraction, tol: Fraction) -> bool:
+    return abs(x - v) <= tol if relation == "==" else OPS[relation](x, v)
+
+
+@given(st.sampled_from(RELATIONS), small, small, small, st.fractions(0, 2, max_denominator=4))
+def test_judge_is_the_relation_for_all_or_no_point(relation: str, a: Fraction, b: Fraction,
+                                                    v: Fraction, tol: Fraction) -> None:
+    """holds iff every point of [lo, hi] satisfies the relation, violated iff none does
+    (the set of satisfying points is an interval, so its ends and v, v -+ tol decide it)."""
+    lo, hi = min(a, b), max(a, b)
+    t = tol if relation == "==" else Fraction(0)
+    points = [lo, hi, *(p for p in (v, v - t, v + t) if lo <= p <= hi)]
+    truths = [_truth(relation, p, v, t) for p in points]
+    verdict, margin = judge(relation, lo, hi, v, t)
+    expected = (Verdict.HOLDS if all(truths) else Verdict.VIOLATED if not any(truths)
+                else Verdict.UNDECIDED)
+    assert verdict is expected
+    assert (margin is None) == (verdict is Verdict.UNDECIDED)
+    if margin is not None:
+        assert margin >= 0
+
+
+@pytest.mark.parametrize(("relation", "v", "verdict", "margin"), [
+    ("<=", Fraction(2), Verdict.HOLDS, Fraction(0)),      # claim exactly at the value
+    ("<", Fraction(2), Verdict.VIOLATED, Fraction(0)),
+    (">=", Fraction(2), Verdict.HOLDS, Fraction(0)),
+    (">", Fraction(2), Verdict.VIOLATED, Fraction(0)),
+    ("<=", Fraction(201, 100), Verdict.HOLDS, Fraction(1, 100)),    # just above
+    ("<=", Fraction(199, 100), Verdict.VIOLATED, Fraction(1, 100)),  # just below
+    ("==", Fraction(201, 100), Verdict.VIOLATED, Fraction(1, 100)),
+])
+def test_exact_point_enclosure(relation: str, v: Fraction, verdict: Verdict,
+                               margin: Fraction) -> None:
+    two = Interval(mpmath.mpf(2), mpmath.mpf(2))
+    j = decide(lambda: two, relation, v)
+    assert (j.verdict, j.margin, j.dps) == (verdict, margin, get_dps())
+
+
+def _third() -> Interval:
+    """An enclosure of 1/3 about as wide as the working precision."""
+    with working(mpmath.iv):
+        return endpoints(mpmath.iv.mpf(1) / 3)
+
+
+def test_escalates_until_decided() -> None:
+    """1/3 against 0.333...3 (70 threes): undecided at 50 digits, decided at 100."""
+    claim = Fraction(int("3" * 70), 10**70)
+    j = decide(_third, ">", claim)
+    assert j.verdict is Verdict.HOLDS and j.dps == 100
+    assert j.margin is not None and 0 < j.margin < Fraction(1, 10**70)
+
+
+def test_an_exact_tie_stays_undecided_at_the_top_of_the_ladder() -> None:
+    j = decide(_third, "<=", Fraction(1, 3))
+    assert j.verdict is Verdict.UNDECIDED and j.dps == 400 and j.margin is None
+    lo, hi = exact(j.enclosure.lo, "lo", "t"), exact(j.enclosure.hi, "hi", "t")
+    assert lo < Fraction(1, 3) < hi and hi - lo < Fraction(1, 10**390)
+
+
+def test_bad_relation_is_refused() -> None:
+    with pytest.raises(ValueError, match="relation"):
+        judge("=<", Fraction(0), Fraction(1), Fraction(0))
+
+
+@pytest.mark.parametrize(("value", "sound"), [(9.2658, True), (9.0, False),
+                                              (9.998679674220447, True)])
+def test_the_three_users_agree(value: float, sound: bool) -> None:
+    """CKS20:Cor13 at rho = 1.3527, delta = 1e-6 (exact epsilon 9.26579...): the oracle's
+    comparison, a claims-file audit and a conformance grade give the same answer."""
+    params = {"rho": "1.3527", "delta": "1e-6"}
+    cmp = compare(value, "CKS20:Cor13", **params)
+    claim = Claim("c", "test", "", "CKS20:Cor13", params, "<=", Fraction(value))
+    audited = audit_claim(claim)
+    enc = enclosure("CKS20:Cor13", **params)
+    grade = judge_upper(value, Reference(enc, enc, "CKS20:Cor13", "CKS20:Cor13"))[0]
+    expected = Verdict.HOLDS if sound else Verdict.VIOLATED
+    assert cmp.upper_verdict() is expected and audited.verdict is expected
+    assert grade is (Grade.SOUND if sound else Grade.UNSOUND)
+
+
+def test_margins_are_exact_distances() -> None:
+    """The margin of a decided claim is the exact distance to the nearer enclosure end."""
+    for a, b, v in itertools.product(range(3), range(3), range(-1, 4)):
+        lo, hi = Fraction(min(a, b)), Fraction(max(a, b))
+        verdict, margin = judge("<=", lo, hi, Fraction(v))
+        if verdict is Verdict.HOLDS:
+            assert margin == v - hi
+        elif verdict is Verdict.VIOLATED:
+            assert margin == lo - v
