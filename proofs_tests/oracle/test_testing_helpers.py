@@ -64,7 +64,7 @@ def test_close_to_both_directions() -> None:
 
 def test_exact_equality_is_reported_undecided() -> None:
     """0.005 is exactly eps^2/2 at eps = 0.1; an enclosure cannot certify >= it."""
-    with pytest.raises(AssertionError, match="undecided at 200 digits"):
+    with pytest.raises(AssertionError, match="undecided at 400 digits"):
         assert_sound_upper_bound(Fraction(1, 200), "BS16:Prop1.4", eps="0.1")
     assert compare(Fraction(1, 200), "BS16:Prop1.4", eps="0.1").upper_verdict() == "undecided"
 

@@ -11,9 +11,10 @@ the library's number is converted exactly (a float is the binary number it holds
   audit, a calibrated noise level that must not be too small ...): it must be ``<= lo``.
 * :func:`assert_close_to` — the library claims the value itself, to a tolerance.
 
-When the enclosure straddles the library's number the evaluation is repeated at 100 and
-200 digits before the assertion fails as undecided.  Hypothesis strategies for valid
-parameters are in :mod:`reference.oracle.strategies`.
+When the enclosure straddles the library's number the evaluation is repeated at 100, 200 and
+400 digits (:func:`reference.core.decide.decide`) before the assertion fails as
+undecided.  Hypothesis strategies for valid parameters are in
+:mod:`reference.oracle.strategies`.
 
 >>> assert_sound_upper_bound(9.2658, "CKS20:Cor13", rho="1.3527", delta="1e-6")
 >>> assert_sound_upper_bound(9.0, "CKS20:Cor13", rho="1.3527", delta="1e-6")
@@ -38,9 +39,6 @@ from reference.core.errors import DomainError
 from reference.core.model import Certificate
 from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
-
-#: Precisions (decimal digits) tried after the working precision while undecided.
-LADDER = (100, 200)
 
 
 @dataclass(frozen=True)
@@ -137,7 +135,7 @@ def compare(value: object, result_id: str, /, *, output: str | None = None,
 
     if isinstance(number, float):            # +-inf: no enclosure can change the verdict
         return Comparison(result_id, number, enclose(), get_dps())
-    j = decide(enclose, "<=" if verdict == "upper" else ">=", number, ladder=LADDER,
+    j = decide(enclose, "<=" if verdict == "upper" else ">=", number,
                where="reference.oracle.testing")
     return Comparison(result_id, number, j.enclosure, j.dps)
 
@@ -220,7 +218,7 @@ def assert_close_to(value: object, result_id: str, /, *, rel: float = 1e-9, abs:
     lo, hi = _q(enc.lo), _q(enc.hi)
     size = max(lo if lo > 0 else -lo, hi if hi > 0 else -hi)
     tol = Fraction(rel) * size + Fraction(abs)
-    j = decide(enclose, "==", number, tol=tol, ladder=LADDER, where="reference.oracle.testing")
+    j = decide(enclose, "==", number, tol=tol, where="reference.oracle.testing")
     if j.verdict is Verdict.HOLDS:
         return
     lo, hi = _q(j.enclosure.lo), _q(j.enclosure.hi)

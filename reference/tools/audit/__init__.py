@@ -4,8 +4,9 @@ A claim names a registered result, its inputs, a relation (``<=``, ``<``, ``>=``
 ``>``, ``==`` with an absolute ``tolerance``) and a value.  The result is evaluated
 in interval arithmetic; the verdict is ``holds`` when the whole enclosure satisfies
 the relation, ``violated`` when none of it does, and otherwise the precision is raised
-(50, 100, 200, 400 digits) before answering ``undecided``.  Comparisons with the
-claimed value are exact (rationals).  The file format is in ``docs/claims.md``.
+(the working precision, then 100, 200, 400 digits: :func:`reference.core.decide.decide`)
+before answering ``undecided``.  Comparisons with the claimed value are exact (rationals).
+The file format is in ``docs/claims.md``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ from reference.core.errors import DomainError
 from reference.core.model import Certificate
 from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
-
-#: Precisions (decimal digits) tried after the working precision while a claim is undecided.
-PRECISIONS = (100, 200, 400)
 
 
 class ClaimsFileError(ValueError):
@@ -187,8 +185,7 @@ def audit_claim(claim: Claim) -> Outcome:
         return enc
 
     try:
-        j = decide(enclose, claim.relation, claim.value, tol=claim.tolerance,
-                   ladder=PRECISIONS, where=claim.id)
+        j = decide(enclose, claim.relation, claim.value, tol=claim.tolerance, where=claim.id)
     except DomainError as err:
         return Outcome(claim, Verdict.UNDECIDED, None, None, get_dps(), error=str(err))
     return Outcome(claim, j.verdict, j.enclosure, j.margin, j.dps, extra=extra)
