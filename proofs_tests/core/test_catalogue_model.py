@@ -71,3 +71,21 @@ def test_duplicate_ids_are_refused() -> None:
     cat.add(clone)
     with pytest.raises(ValueError, match="duplicate result id"):
         cat.add(clone2)
+
+
+def test_formula_doctests_are_collected_without_the_catalogue() -> None:
+    """Importing a results module alone lists its formulas in ``__test__``, so that
+    ``pytest --doctest-modules`` runs their examples (a Result is not a function, and
+    doctest skips it otherwise; they were silently skipped once the catalogue became lazy)."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import importlib, json, sys; m = importlib.import_module(sys.argv[1]); "
+            "print(json.dumps(sorted(getattr(m, '__test__', {}))))")
+    for module in ("reference.results.conversions.cks20", "reference.results.tct.charging"):
+        out = subprocess.run([sys.executable, "-c", code, module], capture_output=True,
+                             text=True, check=True).stdout
+        listed = set(json.loads(out))
+        defined = {r.core.__name__ for r in catalogue() if r.core.__module__ == module}
+        assert defined and defined <= listed, (module, defined - listed)

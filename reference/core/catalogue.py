@@ -85,19 +85,13 @@ class Catalogue:
 
 
 def collect(modules: Iterable[ModuleType]) -> Catalogue:
-    """The results and errata defined at the top level of ``modules``.
-
-    A result's formula is listed in its module's ``__test__`` so that doctest (which skips
-    non-function objects) runs its docstring.
-    """
+    """The results and errata defined at the top level of ``modules``."""
     cat = Catalogue()
     for module in modules:
         for value in list(vars(module).values()):
             if isinstance(value, Result) and value.core.__module__ == module.__name__:
                 if value.id not in cat.results:
                     cat.add(value)
-                    tests = module.__dict__.setdefault("__test__", {})
-                    tests[value.core.__name__] = value.core
             elif isinstance(value, Erratum) and value.module == module.__name__:
                 if value.id not in cat.errata:
                     cat.add_erratum(value)

@@ -25,6 +25,7 @@ collects them from an explicit list of modules. Nothing registers on import.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -146,6 +147,13 @@ class Result(Generic[R]):
     prepare: Hook | None = None
     exact_inputs: bool = False
     inverse: Inverse | None = None
+
+    def __post_init__(self) -> None:
+        # A Result is not a function, so doctest would skip its docstring: list the formula
+        # in its module's ``__test__`` so that ``pytest --doctest-modules`` runs its examples.
+        module = sys.modules.get(self.core.__module__)
+        if module is not None:
+            module.__dict__.setdefault("__test__", {})[self.core.__name__] = self.core
 
     @property
     def source(self) -> str:
