@@ -122,7 +122,8 @@ def raw_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
 
 
 def advanced_eps(ctx: Ctx, eps: MPF, m: int, delta_star: MPF) -> MPF:
-    """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (Dwork, Rothblum, Vadhan 2010; CL23 Lemma A.4, lost)."""
+    """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (Dwork, Rothblum, Vadhan 2010;
+    CL23 Lemma A.4, whose statement was lost)."""
     return eps * ctx.sqrt(2 * m * ctx.log(1 / delta_star)) + m * eps * expm1(ctx, eps)
 
 
