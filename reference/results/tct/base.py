@@ -1,14 +1,17 @@
-"""Shared machinery of the target-charging family (CL23, seed 004).
+"""Shared machinery of the target-charging family: Cohen and Lyu (2023), *The
+target-charging technique for privacy analysis across interactive computations*,
+arXiv:2302.11044 (CL23).
 
 * :func:`exact_result` makes a result whose formula receives the **exact** inputs
   (``Fraction`` and tuples of them) instead of context numbers: the finite q-target
   oracle decides exact linear programs and must see the probabilities themselves.
 * :func:`ratio_bracket` encloses ``e^eps`` between two short rationals, so quantities
   that are monotone in ``e^eps`` are enclosed by two exact computations.
-* :func:`label_note` formats the catalog's confidence label for ``notes``: every formula
-  of this family was lost from the seed, so a result says which kind of reconstruction
-  it is (catalog-004 labels ``recovered``, ``reconstructed and numerically verified``,
-  ``uncertain``) and never presents a reconstructed constant as the paper's.
+* :func:`label_note` formats a result's confidence label for ``notes``: the text of CL23
+  available to this project kept the prose and proof outlines but lost every formula, so
+  a result says which kind of reconstruction it is (labels ``recovered``,
+  ``reconstructed and numerically verified``, ``uncertain``) and never presents a
+  reconstructed constant as the paper's.
 """
 
 from __future__ import annotations
@@ -34,14 +37,15 @@ BRACKET_GUARD = 10
 
 
 def label_note(label: Label, detail: str = "") -> str:
-    """``notes`` text carrying catalog-004's confidence label (shown by ``catalog --json``)."""
+    """``notes`` text carrying the result's confidence label (shown by ``catalog --json``)."""
     if label == "recovered":
-        text = "catalog-004 label: recovered from surviving text. The seed lost every formula " \
-               "of CL23; the surviving prose fixes this statement, its symbols filled in by " \
-               "catalog-004 (not the paper's printed display)."
+        text = "Confidence label: recovered from surviving text. The available text of CL23 " \
+               "lost every formula; its surviving prose fixes this statement, whose symbols " \
+               "were filled in by this project (not the paper's printed display)."
     else:
-        text = f"catalog-004 label: {label}. The seed lost every formula of CL23; this form " \
-               "is the catalog's reconstruction, not the paper's printed one."
+        text = f"Confidence label: {label}. The available text of CL23 lost every formula; " \
+               "this form was reconstructed by this project from the paper's surviving " \
+               "prose and proof outlines, not the paper's printed display."
     return f"{text} {detail}".strip()
 
 

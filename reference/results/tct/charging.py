@@ -1,6 +1,9 @@
 """Privacy of target charging: CL23 Lemma 2.2, Theorem B.4, Remark B.5, Lemma 2.7.
 
-TCT (Algorithm 1 / 6, rebuilt in catalog-004 §4) runs adaptively chosen
+CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysis across
+interactive computations*, arXiv:2302.11044.  TCT (its Algorithm 1 and, for approximate-DP
+calls, Algorithm 6 of Appendix B; both boxes were lost and are rebuilt here from the
+paper's prose) runs adaptively chosen
 ``(eps, delta_i)``-DP calls, each with a q-target, and halts at the ``tau``-th target hit
 (or when the accumulated delta would exceed ``Delta``).  Theorem B.4's simulator calls the
 data holder only on the ``B``-part of each decomposition, and each such call hits with
@@ -11,8 +14,10 @@ composed.  Hence, for every integer ``m >= tau``: ``(eps m, Delta + beta_m)``-DP
 
 The paper bounds ``beta_m`` at ``m = floor((1 + alpha) tau / q)`` by the simplified
 Chernoff bound ``e^{-alpha^2 tau/(2(1+alpha))}``; the raw Chernoff bound
-``e^{-tau(alpha - ln(1+alpha))}`` and the exact binomial tail are smaller (catalog-004 §4).
-Every formula was lost from the seed: these are the catalog's reconstructions.
+``e^{-tau(alpha - ln(1+alpha))}`` and the exact binomial tail are smaller (the paper's
+footnote to the proof of Theorem B.4: "Bound can be tightened when using precise tail
+probability values").  The available text of CL23 lost every formula: these forms were
+reconstructed by this project from its prose and proof outlines.
 """
 
 from __future__ import annotations
@@ -117,7 +122,8 @@ def raw_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
 
 
 def advanced_eps(ctx: Ctx, eps: MPF, m: int, delta_star: MPF) -> MPF:
-    """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (DRV10, catalog-004 Lemma A.4)."""
+    """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (Dwork, Rothblum, Vadhan 2010;
+    CL23 Lemma A.4, whose statement was lost)."""
     return eps * ctx.sqrt(2 * m * ctx.log(1 / delta_star)) + m * eps * expm1(ctx, eps)
 
 
@@ -136,14 +142,28 @@ _LABEL = label_note("reconstructed and numerically verified",
 def tct_tail(ctx: Ctx, q: Fraction, tau: int, alpha: Fraction) -> TailBounds:
     """The tail ``P[NB(tau, q) > m] = P[Bin(m, q) <= tau - 1]`` and its Chernoff bounds.
 
-    CL23 Theorem B.4, inequality (1) and its Chernoff chain (catalog-004 §4, label
-    *reconstructed and numerically verified*): at ``m = floor((1+alpha) tau/q)`` the exact
+    CL23 Theorem B.4, inequality (1) and its Chernoff chain (label *reconstructed and
+    numerically verified*): at ``m = floor((1+alpha) tau/q)`` the exact
     binomial tail is at most ``e^{-tau(alpha - ln(1+alpha))}`` (raw) and at most
     ``e^{-alpha^2 tau/(2(1+alpha))}`` (simplified, the paper's).  Domain: ``q in (0, 1]``,
     integer ``1 <= tau <= 10**5``, ``alpha > 0``.
 
-    Catalog-004 §4 check (d) (at ``q = 1/(e^0.1+1)`` it lists 3.845e-3, 0.151, 0.1889);
-    ``scipy.stats.binom.cdf(19, 63, 0.475)`` gives 0.0038492:
+    Proof note.  CL23's proof of Theorem B.4 survives in prose: the number ``N`` of
+    data-holder calls before the ``tau``-th hit is dominated by ``NB(tau, q)`` (every holder
+    call hits with probability at least ``q``), and its inequality (1), whose display was
+    lost, bounds ``P[N > m]`` "using multiplicative Chernoff bounds", in "the simpler form".
+    Implemented: the exact tail and both bounds.  (i) ``NB(tau, q) > m`` iff the first ``m``
+    Bernoulli(q) trials have at most ``tau - 1`` successes: ``P[Bin(m, q) <= tau - 1]``.
+    (ii) For ``lam > 0``, Markov on ``e^{-lam X}``: the tail is at most
+    ``e^{lam (tau-1)} (1 - q(1 - e^{-lam}))^m <= e^{lam (tau-1) - m q (1 - e^{-lam})}``; take
+    ``e^lam = 1 + alpha``.  The floor gives ``m q > (1+alpha) tau - q``, so the tail is below
+    ``e^{-tau(alpha - ln(1+alpha))} e^{q alpha/(1+alpha)}/(1+alpha)``, and the last factor is
+    at most 1 because ``q <= 1`` and ``alpha/(1+alpha) <= ln(1+alpha)``: the raw bound.
+    (iii) ``phi(a) = a - ln(1+a) - a^2/(2(1+a))`` has ``phi(0) = 0`` and
+    ``phi'(a) = a^2/(2(1+a)^2) >= 0``, so raw <= simplified.
+
+    Computed independently with mpmath at 40 digits at ``q = 1/(e^0.1+1)``: 3.845e-3, 0.151,
+    0.1889; ``scipy.stats.binom.cdf(19, 63, 0.475)`` gives 0.0038492:
 
     >>> b = tct_tail(q="0.475", tau=20, alpha="0.5")
     >>> print(b.m, mpmath.nstr(b.exact, 5), mpmath.nstr(b.raw, 3), mpmath.nstr(b.simplified, 4))
@@ -165,11 +185,26 @@ def tct_basic(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
               Delta: Fraction) -> TCTBound:
     """Algorithm 6 is ``(eps m, Delta + e^{-alpha^2 tau/(2(1+alpha))})``-DP.
 
-    CL23 Theorem B.4, first line (catalog-004 §4, label *reconstructed and numerically
-    verified*), with ``m = floor((1+alpha) tau/q)``.  Domain: ``eps >= 0``,
+    CL23 Theorem B.4, first line (label *reconstructed and numerically verified*), with
+    ``m = floor((1+alpha) tau/q)``.  Domain: ``eps >= 0``,
     ``q in (0, 1]``, integer ``1 <= tau <= 10**5``, ``alpha > 0``, ``Delta in [0, 1)``.
 
-    >>> b = tct_basic(eps="0.1", q="0.475", tau=20, alpha=1)   # m = 84, catalog-004 §4
+    Proof note.  What survives of CL23 Theorem B.4 is that Algorithm 6 satisfies a
+    basic-composition and an advanced-composition bound "for any" ``alpha``, "where ...
+    [``Delta``] is as computed by the algorithm"; the display is lost.  Implemented:
+    ``(eps m, Delta + e^{-alpha^2 tau/(2(1+alpha))})``.  The steps, from the paper's proof
+    outline: (1) by Definition B.2 each call's law on ``D^b`` is
+    ``(1-delta_i)(p C + (1-p) B^b) + delta_i E^b``; the simulator (Algorithm 7) designates
+    the ``delta_i`` branch a failure (total at most ``sum delta_i <= Delta``), samples ``C``
+    itself, and calls the data holder only for ``B^b``, which is eps-DP in ``b`` and hits
+    ``T`` with probability at least ``q``.  (2) It also fails when the holder is called more
+    than ``m`` times, with probability at most ``e^{-alpha^2 tau/(2(1+alpha))}``
+    (CL23:ThmB.4-tail).  (3) Without failure at most ``m`` eps-DP holder calls are composed,
+    ``eps m`` by basic composition; failure events (Lemma A.6) add the failure probability
+    to delta, and the simulation lemma (A.5) carries the bound to Algorithm 6.  The paper's
+    display may write ``eps (1+alpha) tau/q``, which is at least ``eps m``.
+
+    >>> b = tct_basic(eps="0.1", q="0.475", tau=20, alpha=1)   # m = floor(40/0.475) = 84
     >>> print(mpmath.nstr(b.eps, 6), mpmath.nstr(b.delta, 3), b.m)
     8.4 0.00674 84.0
     """
@@ -189,13 +224,23 @@ def tct_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction
                  delta_star: Fraction, Delta: Fraction) -> TCTBound:
     """Algorithm 6 with advanced composition of the ``m`` holder calls.
 
-    CL23 Theorem B.4, second line (catalog-004 §4, label *reconstructed and numerically
-    verified*): ``eps' = eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1)``,
+    CL23 Theorem B.4, second line (label *reconstructed and numerically verified*):
+    ``eps' = eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1)``,
     ``delta' = delta* + Delta + e^{-alpha^2 tau/(2(1+alpha))}``.  Domain as CL23:ThmB.4 and
     ``delta* in (0, 1)``.
 
+    Proof note.  The paper's proof says the second bound of Theorem B.4 follows "using
+    advanced composition [DRV10]"; the display is lost.  Implemented: steps (1)-(2) of
+    CL23:ThmB.4 unchanged (failure probability at most
+    ``Delta + e^{-alpha^2 tau/(2(1+alpha))}``, at most ``m = floor((1+alpha) tau/q)``
+    eps-DP holder calls otherwise), then the advanced composition theorem of Dwork,
+    Rothblum and Vadhan (2010) for ``m`` eps-DP calls, ``(eps sqrt(2m ln(1/delta*)) +
+    m eps (e^eps - 1), delta*)``, whose ``delta*`` adds to the failure probability (Lemma
+    A.6).  The paper may print the second term as ``2 m eps^2`` (valid for ``eps <= 1``,
+    where ``e^eps - 1 <= 2 eps``); ``m eps (e^eps - 1)`` is valid for every eps.
+
     >>> b = tct_advanced(eps="0.1", q="0.475", tau=20, alpha=1, delta_star="1e-6")
-    >>> print(mpmath.nstr(b.eps, 4), b.m)  # catalog-004 §4 end-to-end table: 5.70
+    >>> print(mpmath.nstr(b.eps, 4), b.m)  # mpmath at 50 digits: 5.7011
     5.701 84.0
     """
     m = calls(q, tau, alpha)
@@ -217,15 +262,25 @@ def _m_check(values: Mapping[str, Any], where: str) -> None:
                                             hi=10**7), _BUDGET],
               precondition=_m_check, status="reconstructed", probabilistic=True,
               notes=label_note("reconstructed and numerically verified", "The stronger "
-                               "form the proof gives directly (catalog-004 §4): a strict "
+                               "form the proof of Theorem B.4 gives directly: a strict "
                                "improvement over both Chernoff bounds."))
 def tct_exact(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, m: int,
               Delta: Fraction) -> TCTBound:
     """Algorithm 6 is ``(eps m, Delta + P[Bin(m, q) <= tau - 1])``-DP for every ``m >= tau``.
 
-    CL23 Theorem B.4 in the form its proof gives (catalog-004 §4, label *reconstructed and
-    numerically verified*): the binomial tail itself instead of a Chernoff bound on it.
+    CL23 Theorem B.4 in the form its proof gives (label *reconstructed and numerically
+    verified*): the binomial tail itself instead of a Chernoff bound on it.
     Domain: ``eps >= 0``, ``q in (0, 1]``, integers ``1 <= tau <= m``, ``Delta in [0, 1)``.
+
+    Proof note.  CL23's proof of Theorem B.4 declares a failure when the data holder is
+    called more than a limit of times, and a footnote to it says the bound "can be
+    tightened when using precise tail probability values".  Implemented: the proof with
+    any integer limit ``m >= tau`` and the tail kept exact.  Steps (1) and (3) of
+    CL23:ThmB.4 are unchanged (failure from the ``delta_i`` branches at most ``Delta``; at
+    most ``m`` eps-DP holder calls composed without failure, ``eps m``); the second failure
+    has probability at most ``P[NB(tau, q) > m] = P[Bin(m, q) <= tau - 1]`` (CL23:ThmB.4-tail,
+    step (i)), so Lemma A.6 gives delta ``Delta + P[Bin(m, q) <= tau - 1]``.  At
+    ``m = floor((1+alpha) tau/q)`` this is below both Chernoff forms.
 
     >>> b = tct_exact(eps="0.1", q="0.475", tau=20, m=84)
     >>> print(mpmath.nstr(b.delta, 4))  # scipy.stats.binom.cdf(19, 84, 0.475) = 2.2238e-6
@@ -248,9 +303,20 @@ def tct_simple(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction) 
     """TCT with eps-DP calls and q-targets, halted at ``tau`` hits, is
     ``((1+alpha) tau eps / q, e^{-alpha^2 tau/(2(1+alpha))})``-DP.
 
-    CL23 Lemma 2.2 (catalog-004 §4, label *reconstructed and numerically verified*); the
+    CL23 Lemma 2.2 (label *reconstructed and numerically verified*); the
     unrounded ``(1+alpha) tau/q`` is at least Theorem B.4's ``m``.  Domain: ``eps >= 0``,
     ``q in (0, 1]``, integer ``1 <= tau <= 10**5``, ``alpha > 0``.
+
+    Proof note.  The surviving text reads "The privacy parameters of Algorithm 1 (applied
+    with [eps]-DP algorithms and [q]-targets until targets are hit [tau] times) is [lost]
+    where [lost] and [lost]", and defers the proof to Theorem B.4, its "precise and more
+    general statement".  Implemented: ``eps' = (1+alpha) tau eps/q``,
+    ``delta = e^{-alpha^2 tau/(2(1+alpha))}``.  Derivation: Algorithm 1 is Algorithm 6 with
+    every ``delta_i = 0`` and ``Delta = 0``, so CL23:ThmB.4 gives
+    ``(eps m, e^{-alpha^2 tau/(2(1+alpha))})`` with ``m = floor((1+alpha) tau/q)``; since
+    ``m <= (1+alpha) tau/q`` and an ``(eps1, delta)``-DP algorithm is ``(eps2, delta)``-DP
+    for every ``eps2 >= eps1``, the unrounded value is valid too.  Whether the paper writes
+    ``=``, ``~`` or ``delta = e^{-Omega(tau)}`` is uncertain.
 
     >>> b = tct_simple(eps="0.1", q="0.5", tau=10, alpha=1)
     >>> print(b.eps, mpmath.nstr(b.delta, 6))  # 2 * 10 * 0.1 / 0.5; e^-2.5
@@ -274,8 +340,17 @@ def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: F
                         delta_star: Fraction) -> TCTBound:
     """Lemma 2.2's alternative: advanced composition of ``floor((1+alpha) tau/q)`` calls.
 
-    CL23 Lemma 2.2, second sentence (catalog-004 §4, label *reconstructed and numerically
-    verified*).  Domain as CL23:Lem2.2 and ``delta* in (0, 1)``.
+    CL23 Lemma 2.2, second sentence (label *reconstructed and numerically verified*).
+    Domain as CL23:Lem2.2 and ``delta* in (0, 1)``.
+
+    Proof note.  The surviving sentence: "Alternatively, we obtain parameter values [lost]
+    where [lost] and [lost] are privacy parameter values for advanced composition [DRV10]
+    of [lost] [eps]-DP computations."  Implemented: ``(eps', delta' + delta)`` with
+    ``(eps', delta') = (eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1), delta*)`` the advanced
+    composition (Dwork, Rothblum, Vadhan 2010) of ``m = floor((1+alpha) tau/q)`` eps-DP
+    calls and ``delta = e^{-alpha^2 tau/(2(1+alpha))}``.  Derivation: this is
+    CL23:ThmB.4-advanced for Algorithm 1, i.e. with every ``delta_i = 0`` and ``Delta = 0``
+    (the function returns exactly that).
 
     >>> b = tct_simple_advanced(eps="0.1", q="0.475", tau=20, alpha=1, delta_star="1e-6")
     >>> print(mpmath.nstr(b.eps, 4), mpmath.nstr(b.delta, 3))
@@ -300,9 +375,20 @@ def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: F
 def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
     """Smallest real ``tau`` with tail at most ``delta``, by either Chernoff bound.
 
-    CL23 Remark B.5 (catalog-004 §4, label *reconstructed and numerically verified*):
+    CL23 Remark B.5 (label *reconstructed and numerically verified*):
     ``2(1+alpha)/alpha^2 ln(1/delta)`` and ``ln(1/delta)/(alpha - ln(1+alpha))``; take the
     ceiling for an integer budget.  Domain: ``delta in (0, 1)``, ``alpha > 0``.
+
+    Proof note.  The surviving text: "For a given [delta], we can calculate a bound on the
+    smallest value of [tau] that works. We get [lost] (simplified Chernoff) [lost] (raw
+    Chernoff)", then three examples "For [lost] we get [lost]", all lost.  Implemented:
+    the two thresholds obtained by solving each bound of CL23:ThmB.4-tail for ``tau``:
+    ``e^{-alpha^2 tau/(2(1+alpha))} <= delta`` iff ``tau >= 2(1+alpha) ln(1/delta)/alpha^2``,
+    and ``e^{-tau(alpha - ln(1+alpha))} <= delta`` iff
+    ``tau >= ln(1/delta)/(alpha - ln(1+alpha))`` (the rate is positive for ``alpha > 0``,
+    since ``ln(1+alpha) < alpha``).  The raw threshold is the smaller one, because
+    ``alpha - ln(1+alpha) >= alpha^2/(2(1+alpha))`` (CL23:ThmB.4-tail, step (iii)).  Which
+    ``alpha`` the three lost examples use is unknown; this project tabulates 0.5, 1 and 2.
 
     >>> t = hits_for_delta(delta=mpmath.exp(-1), alpha=1)  # the coefficients at alpha = 1
     >>> print(t.simplified, mpmath.nstr(t.raw, 4))
@@ -326,10 +412,25 @@ def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
 def multi_target(ctx: Ctx, eps_prime: MPF, delta_prime: MPF, r: int) -> MultiBound:
     """r-target charging (halt when every target has ``tau`` hits) is ``(eps', r delta')``-DP.
 
-    CL23 Lemma 2.7 (catalog-004 §9; label *recovered* for "only multiplies the privacy
-    parameter", the statement itself reconstructed): each halting transcript is valid for
-    the target filled last, so an event splits into ``r`` single-target events.  Domain:
+    CL23 Lemma 2.7 (label *recovered* for "only multiplies the privacy parameter", the
+    statement itself reconstructed): each halting transcript is valid for the target
+    filled last, so an event splits into ``r`` single-target events.  Domain:
     ``eps' >= 0``, ``delta' in [0, 1)``, integer ``r >= 1`` (the result may exceed 1).
+
+    Proof note.  Only the title of CL23 Lemma 2.7 survives, with the sentence "The number
+    of targets only multiplies the [lost] privacy parameter", the prose of Algorithm 8
+    (halt at the "best" target "in retrospect (the one that is hit the least number of
+    times)") and the proof's skeleton in Appendix B.1.  Implemented: if single-target TCT
+    with ``(eps, q, tau)`` is ``(eps', delta')``-DP then r-TCT, halting when
+    ``min_j C_j = tau``, is ``(eps', r delta')``-DP.  Steps: (1) call an output sequence
+    *valid for j* when single-target TCT_j (the same adaptive calls, target ``T_j`` only)
+    would produce it, i.e. it stops at the ``tau``-th hit of ``T_j`` or earlier without
+    ``T_j`` reaching ``tau``.  (2) A halting r-TCT sequence is valid for the ``j`` whose
+    counter reached ``tau`` last; an unhalted one is valid for any ``j`` with
+    ``C_j < tau``.  (3) The next call depends only on the prefix, so on a sequence valid for
+    ``j`` both algorithms give it the same probability under either dataset.  (4) Split an
+    event ``S`` into ``S_1, ..., S_r`` with ``S_j`` valid for ``j``; summing
+    ``P_0(S_j) <= e^{eps'} P_1(S_j) + delta'`` gives ``e^{eps'} P_1(S) + r delta'``.
 
     >>> multi_target(eps_prime="8.4", delta_prime="0.01", r=3).delta
     mpf('0.03')

@@ -1,13 +1,15 @@
 """The exact q-target oracle of a finite pair of output distributions (CL23 Def 2.1, B.1).
 
-``T`` is a q-target of ``(P0, P1)`` with ``(eps, delta)`` when (catalog-004 §3)
+CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysis across
+interactive computations*, arXiv:2302.11044.  ``T`` is a q-target of ``(P0, P1)`` with
+``(eps, delta)`` when (CL23 Definition B.1, its display reconstructed by this project)
 
     P_b = (1 - delta) [p C + (1 - p) B^b] + delta E^b,   B^0 ~_eps B^1,   min_b B^b(T) >= q.
 
 With unnormalised parts ``c = (1-delta) p C`` and ``e_b = delta E^b`` and ``beta_b =
 P_b - e_b - c`` the best ``q`` is ``max min_b beta_b(T) / (1 - delta - sum c)`` over the
 polytope ``c, e_b, beta_b >= 0``, ``sum e_b = delta``, ``beta_0 <= w beta_1 <=
-w^2 beta_0`` pointwise (``w = e^eps``) — catalog-004 §1.1.  Two exact routes:
+w^2 beta_0`` pointwise (``w = e^eps``).  Two exact routes:
 
 * ``delta = 0``: the constraints separate by outcome.  Mass of ``c`` on ``T`` never helps
   (moving it into both ``beta_b`` keeps the ratios and raises a ratio ``<= 1``), and off

@@ -1,7 +1,10 @@
-"""What the CL23 seed lost, what was reconstructed, and the open questions (catalog-004 §0, §15).
+"""What the available text of CL23 lost, what was reconstructed, and the open questions.
 
-Registered with :func:`reference.core.errata.erratum` so ``python -m reference errata`` lists
-them.  Two kinds: ``reconstruction`` (a formula the seed lost, rebuilt by the catalog) and
+CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysis across
+interactive computations*, arXiv:2302.11044; the text available to this project kept the
+prose and proof outlines but lost every formula.  Registered with
+:func:`reference.core.errata.erratum` so ``python -m reference errata`` lists them.  Two
+kinds: ``reconstruction`` (a formula the text lost, rebuilt by this project) and
 ``open-question`` (what the paper printed cannot be recovered).  For these kinds a check is
 *confirmed* when the evidence behind the entry, recomputed live from the library's exact
 routes (the q-target oracle, exact transcript laws), still stands: the reconstruction agrees
@@ -46,11 +49,11 @@ def _num(x: Fraction) -> str:
     return str(mpmath.nstr(mp.mpf(x.numerator) / x.denominator, 8))
 
 
-@erratum("CL23:R0-formulas", location="seed 004, whole text (catalog-004 §0)",
+@erratum("CL23:R0-formulas", location="CL23 (arXiv:2302.11044), whole text",
          printed="every inline and display formula lost: 'Definition 2.1 (-Target)', 'is a "
                  "-target', 'top- selection'; Lemma 2.7, Theorem 2.10 and Lemma A.4 have no "
                  "statement left",
-         corrected="statements reconstructed by catalog-004 and labelled (recovered / "
+         corrected="statements reconstructed by this project and labelled (recovered / "
                    "reconstructed and numerically verified / uncertain) in each CL23 result's "
                    "notes; the q-target oracle (CL23:DefB.1) is the ground truth",
          kind="reconstruction", result="CL23:Def2.1")
@@ -202,7 +205,7 @@ def _check_rounding() -> Check:
 @erratum("CL23:Q6-RemB.5", location="Remark B.5, 'For [alpha = ?] we get [tau = ?]' (x3)",
          printed="three numeric examples, all lost",
          corrected="coefficients of ln(1/delta): 12, 4, 1.5 (simplified) and 10.58, 3.26, 1.11 "
-                   "(raw) at alpha = 0.5, 1, 2 (the alphas are the catalog's guess)",
+                   "(raw) at alpha = 0.5, 1, 2 (the alphas are this project's guess)",
          kind="open-question", result="CL23:RemB.5")
 def _check_coefficients() -> Check:
     d = mpmath.exp(-1)

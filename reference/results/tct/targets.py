@@ -1,5 +1,9 @@
 """Targets of finite pairs, registered: CL23 Def 2.1, Def B.1, Lemma A.1, Cor A.3, Lemma B.3.
 
+CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysis across
+interactive computations*, arXiv:2302.11044; the available text lost every formula, so the
+statements below were reconstructed by this project from its surviving prose.
+
 Each result takes two output distributions ``P`` (on ``D^0``) and ``Q`` (on ``D^1``) over the
 same outcomes ``0..n-1`` and, where it matters, a target ``T`` (outcome indices).  The
 q-target values come from the exact oracle of :mod:`.oracle`; the mixture results
@@ -94,15 +98,32 @@ def target_q(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: Sequence
              eps: Fraction) -> TargetQ:
     """Largest ``q`` with ``T`` a q-target of ``(P, Q)`` with privacy parameter ``eps``.
 
-    CL23 Definition 2.1 for one pair of neighbouring outputs (catalog-004 §3, label
-    *reconstructed and numerically verified*).  With ``delta = 0`` the optimum separates:
+    CL23 Definition 2.1 for one pair of neighbouring outputs (label *reconstructed and
+    numerically verified*).  With ``delta = 0`` the optimum separates:
     ``q* = min_b P_b(T) / (1 - sum_{y not in T} u_y)``, ``u_y = (e^eps min - max)/(e^eps - 1)``
     (see :mod:`reference.results.tct.oracle`).  ``q = 0`` when ``T`` is empty or the pair is not
     ``eps``-indistinguishable; ``delta_min`` is the smallest such delta (Lemma A.1).
     Domain: laws of equal length (at most 12 outcomes), ``T`` indices, ``eps >= 0``.
 
+    Proof note.  What survives of CL23 Definition 2.1: for any pair of neighbouring
+    datasets "there exist [p], and three distributions [C, B^0, B^1] such that" (1) the two
+    output laws "can be written as the following mixtures" [lost], (2) "[B^0, B^1] are
+    [eps]-indistinguishable", (3) [lost]; the roles of ``p``, ``C``, ``B^b`` and the ``min``
+    are fixed by the proofs of Theorem B.4 and Lemma C.3.  Implemented: for one pair, the
+    largest ``q`` with ``P = p C + (1-p) B^0``, ``Q = p C + (1-p) B^1``, ``B^0 ~_eps B^1``,
+    ``min_b B^b(T) >= q``.  Derivation (``w = e^eps``): put ``c = p C`` and
+    ``beta_b = (1-p) B^b = P_b - c >= 0``; the conditions are ``beta_0 <= w beta_1`` and
+    ``beta_1 <= w beta_0`` pointwise, and ``q = min_b beta_b(T)/(1 - sum c)``.  (a) Common
+    mass on ``T`` never helps: moving it into both ``beta_b`` adds the same amount to the
+    numerator and denominator of a ratio ``<= 1`` and keeps the ratio constraints.  (b) Off
+    ``T`` more common mass only lowers the denominator, and ``c_y`` is feasible iff
+    ``c_y <= u_y = (w min(P_y, Q_y) - max(P_y, Q_y))/(w - 1)``; none is when an outcome's
+    ratio exceeds ``w`` (then ``q = 0``).  So ``q* = min_b P_b(T)/(1 - sum_{y not in T}
+    u_y)``.  The optimum is non-decreasing in ``w``, so its exact values at a rational
+    bracket of ``e^eps`` enclose it.
+
     Randomized response ``RR_{ln 3}`` with target {1}: ``q = P(1)(3-1)/(3 Q(1) - P(1))``
-    ``= (1/4)(2)/(9/4 - 1/4) = 1/4`` (by hand, catalog-004 §5):
+    ``= (1/4)(2)/(9/4 - 1/4) = 1/4`` (by hand, from Lemma C.3's construction):
 
     >>> import mpmath
     >>> v = target_q(P="0.75,0.25", Q="0.25,0.75", T="1", eps=mpmath.log(3))
@@ -125,11 +146,27 @@ def target_q_approx(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: S
                     eps: Fraction, delta: Fraction) -> TargetQ:
     """Largest ``q`` with ``T`` a q-target of ``(P, Q)`` with ``(eps, delta)``.
 
-    CL23 Definition B.1 (catalog-004 §1.1, §3; label *reconstructed and numerically
-    verified*): the linear-fractional program over the decomposition
+    CL23 Definition B.1 (label *reconstructed and numerically verified*): the
+    linear-fractional program over the decomposition
     ``P_b = (1-delta)(p C + (1-p) B^b) + delta E^b`` solved exactly.  ``delta = 0`` is
     Definition 2.1.  Domain: laws of equal length (at most 12), ``T`` indices,
     ``eps >= 0``, ``delta in [0, 1)``.
+
+    Proof note.  What survives of CL23 Definition B.1 is its "five distributions ... (for
+    [b in {0, 1}])" and the use of ``p``, ``C``, ``B^b``, ``E^b`` in the simulator of
+    Theorem B.4 (a biased coin designates the ``delta`` branch a failure, a second one
+    samples ``C``); the display is lost.  Implemented: the largest ``q`` with
+    ``P_b = (1-delta)(p C + (1-p) B^b) + delta E^b``, ``B^0 ~_eps B^1``,
+    ``min_b B^b(T) >= q``.  Derivation (``w = e^eps``): with unnormalised
+    ``c = (1-delta) p C``, ``e_b = delta E^b`` and ``beta_b = P_b - e_b - c``, the feasible
+    parts form the polytope ``c, e_b, beta_b >= 0``, ``sum e_b = delta``,
+    ``beta_0 <= w beta_1 <= w^2 beta_0``, and since ``sum beta_b = (1-delta)(1-p)`` the
+    objective is ``min_b beta_b(T)/(1 - delta - sum c)``.  The Charnes–Cooper substitution
+    ``z = 1/(1 - delta - sum c)`` (variables ``c z``, ``e_b z``) makes maximising this
+    common-denominator ratio a linear program, solved exactly in rationals (:mod:`.lp`).
+    ``p = 1`` is feasible iff ``sum min(P_0, P_1) >= 1 - delta`` and then every non-empty
+    ``T`` is a 1-target.  The enclosure over a rational bracket of ``e^eps`` is as in
+    CL23:Def2.1 (a larger ``w`` only relaxes the constraints).
 
     A failure weight of 1/4 absorbs the whole difference of the pair below (total
     variation 1/4), so ``p = 1`` and every non-empty target is a 1-target:
@@ -155,13 +192,28 @@ def mixture(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fractio
             delta: Fraction) -> Mixture:
     """An explicit Lemma A.1 mixture: ``P = (1-delta) N0 + e0``, ``Q = (1-delta) N1 + e1``.
 
-    CL23 Lemma A.1 (catalog-004 §2, label *reconstructed and numerically verified*), the
+    CL23 Lemma A.1 (label *reconstructed and numerically verified*), the
     "only if" direction made explicit: with ``m = min(P, Q)``, ``a = min(P, e^eps Q)``,
     ``b = min(Q, e^eps P)``, take ``(1-delta) N0 = m + l_a (a - m)`` with ``l_a`` fixing the
     mass at ``1 - delta`` (and ``N0 = N1`` proportional to ``m`` when ``sum m >= 1 - delta``);
     then ``N0 ~_eps N1`` and ``e_b >= 0`` of mass ``delta``.  Exists iff ``delta >=
     delta_min`` (the larger hockey-stick divergence), else DomainError.  Domain: laws of
     equal length, ``eps >= 0``, ``delta in [0, 1)``.
+
+    Proof note.  The surviving statement: "Let [P, Q] be two distributions. Then
+    [P ~_{eps, delta} Q] if and only if we can express them as mixtures [lost] where
+    [lost]."  Implemented: the "only if" mixture, explicitly, existing iff ``delta`` is at
+    least ``delta_min = max(sum (P - wQ)_+, sum (Q - wP)_+)`` (``w = e^eps``).  If: from the
+    mixtures, ``P(S) <= (1-delta) P'(S) + delta <= (1-delta) w Q'(S) + delta <=
+    w Q(S) + delta``, and symmetrically.  Only if: with ``m, a, b`` as above,
+    ``n_0 = m + l_a (a - m)`` and ``n_1 = m + l_b (b - m)``; ``sum a = 1 - sum (P - wQ)_+ >=
+    1 - delta`` (likewise ``sum b``), so ``l_a``, ``l_b`` in ``[0, 1]`` giving both masses
+    ``1 - delta`` exist when ``sum m < 1 - delta``.  Pointwise, where ``P_y <= Q_y``:
+    ``a_y = m_y = P_y``, so ``n_0 = P_y`` and ``P_y <= n_1 <= b_y <= w P_y``; where
+    ``P_y > Q_y`` symmetrically.  Hence ``n_0 <= w n_1``, ``n_1 <= w n_0``, i.e.
+    ``N0 ~_eps N1`` after dividing by ``1 - delta``, and ``e_0 = P - n_0 >= 0``
+    (``n_0 <= a <= P``), ``e_1 = Q - n_1 >= 0``, each of mass ``delta``.  When
+    ``sum m >= 1 - delta``, ``N0 = N1`` proportional to ``m``.
 
     >>> v = mixture(P="0.5,0.5", Q="0.25,0.75", eps=0, delta="0.25")  # TV = 1/4
     >>> [str(x) for x in v.N0], [str(x) for x in v.e0]
@@ -225,10 +277,18 @@ def algorithm_decomposition(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fractio
                             eps: Fraction, delta: Fraction) -> Mixture:
     """Cor A.3: an (eps, delta)-DP algorithm's outputs on neighbours split as Lemma A.1.
 
-    CL23 Corollary A.3 (catalog-004 §2, label *reconstructed and numerically verified*):
+    CL23 Corollary A.3 (label *reconstructed and numerically verified*):
     applied to ``M(D^0), M(D^1)`` the explicit mixture of :func:`mixture` gives pure parts
     ``N^0 ~_eps N^1`` and failure parts of weight ``delta``, the split Theorem B.4's simulator
     designates as failure.  Domain as in CL23:LemA.1.
+
+    Proof note.  The surviving statement: "An algorithm is [(eps, delta)]-DP if and only if
+    for any two neighboring datasets [D^0, D^1] we can represent each distribution [M(D^b)]
+    ([b in {0, 1}]) as a mixture [lost] where [lost]", introduced as "immediate from Lemma
+    A.1".  Implemented: ``M(D^b) = (1-delta) N^b + delta E^b`` with ``N^0 ~_eps N^1``, the
+    explicit mixture of CL23:LemA.1 for the pair ``(M(D^0), M(D^1))``.  Derivation: ``M``
+    is (eps, delta)-DP iff ``M(D^0) ~_{eps, delta} M(D^1)`` for every pair of neighbours (the
+    definition), and Lemma A.1 turns each such pair into this mixture and back.
 
     >>> v = algorithm_decomposition(P="0.75,0.25", Q="0.25,0.75", eps=0, delta="0.5")
     >>> [str(x) for x in v.N0 + v.N1]
@@ -251,7 +311,7 @@ def full_support_q(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: 
                    delta: Fraction) -> MPF:
     """Best q of the full support: 1 if ``P ~_{eps, delta} Q``, else 0 (no target exists).
 
-    CL23 Lemma B.3 (catalog-004 §3, label *recovered from surviving text*): a pair with any
+    CL23 Lemma B.3 (label *recovered from surviving text*): a pair with any
     q-target with ``(eps, delta)`` is ``(eps, delta)``-indistinguishable, and an
     indistinguishable pair has the full support as a 1-target.  Computed by the exact
     oracle, so it also checks Lemma A.1's threshold ``delta_min``.  Domain as CL23:DefB.1.
