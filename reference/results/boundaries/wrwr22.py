@@ -1,8 +1,8 @@
 """Time-uniform privacy boundaries for Brownian noise reduction (WRWR22 §3, RSWR23 §6.1).
 
-Source: WRWR22 (seed 001) Theorem 3.6 (mixture and linear boundaries) and Corollary 3.7
+Source: WRWR22 Theorem 3.6 (mixture and linear boundaries) and Corollary 3.7
 (ex-post privacy at a stopping function, and the time ``Gamma`` that meets a target);
-RSWR23 (seed 000) §6.1, the Gaussian-mixture boundary ``psi(t; gamma, delta)``.
+RSWR23 §6.1, the Gaussian-mixture boundary ``psi(t; gamma, delta)``.
 Catalog-001 §2 and §6.  Time ``t`` is the noise *variance*: more time, less privacy loss.
 
 Both papers use the same inner formula, the level at which the normal-mixture

@@ -4,7 +4,7 @@ Kairouz–Oh–Viswanath (2015) Thm 3.3, cited by RRUV16 Thm 2.7 and RSWR23 Thm 
 simulation theorem (RRUV16 Thm 2.7) every (eps, delta)-DP mechanism is a post-processing
 of ``RR_{eps,delta}`` (RRUV16 Def 2.6), so k-fold adaptive composition is exactly as
 private as the pair ``RR^k(0), RR^k(1)``: its smallest ``delta_g`` at ``eps_g`` is that
-pair's hockey-stick divergence.  The errata of the lecture notes (seed 002) are checked
+pair's hockey-stick divergence.  The errata of the lecture notes are checked
 against it.
 """
 
@@ -63,7 +63,7 @@ def _surely_nonpositive(x: MPF) -> bool:
                 nonneg("eps_g", "0.1", "composed epsilon"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
         notes="KOV Thm 3.3 gives the value at the lattice points eps_g=(k-2i)eps; between "
-              "them the same hockey-stick sum (catalog-002 N22 'exact structure', "
+              "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "catalog-003 Thm 2.10 check (b)) is the exact answer. k is limited to 10**5 "
               "for time (about k/2 terms).")
 def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF) -> MPF:
@@ -79,7 +79,7 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF) -> MPF:
     >>> import mpmath
     >>> print(optimal_delta(eps=mpmath.log(3), k=1, eps_g=0))
     0.5
-    >>> print(mpmath.nstr(optimal_delta(eps="0.001", k=500, eps_g="0.1"), 2))  # catalog-002 N7
+    >>> print(mpmath.nstr(optimal_delta(eps="0.001", k=500, eps_g="0.1"), 2))  # LEC11 N7
     1.7e-8
     """
     with _guard(ctx, k, eps):
@@ -145,7 +145,7 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
 
     >>> import mpmath
     >>> cert = optimal_epsilon(eps="0.001", k=500, delta_g="1e-6")
-    >>> print(mpmath.nstr(cert.value, 3))  # catalog-002 N7
+    >>> print(mpmath.nstr(cert.value, 3))  # LEC11 N7
     0.0798
     >>> cert.holds
     True

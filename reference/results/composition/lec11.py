@@ -34,12 +34,12 @@ def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delt
                               ) -> DPGuarantee:
     """k-fold composition of (eps, delta)-DP is (eps~, k delta + delta')-DP (tanh mean term).
 
-    Lecture notes (seed 002) N5 and N22 (with ``ln(1/delta')`` as in N5):
+    Lecture notes N5 and N22 (with ``ln(1/delta')`` as in N5):
     ``eps~ = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)/(e^eps + 1)``.  Domain:
     ``eps >= 0``, integer ``k >= 1``, ``delta' in (0, 1)``, ``delta in [0, 1)``.
 
     >>> g = advanced_composition_tanh(eps="0.001", k=500, delta_prime="1e-6")
-    >>> print(mpmath.nstr(g.eps, 6))  # catalog-002 N7
+    >>> print(mpmath.nstr(g.eps, 6))  # LEC11 N7
     0.117789
     """
     eps_t = eps * ctx.sqrt(2 * k * ctx.log(1 / delta_prime)) + k * eps * _tanh_half(ctx, eps)
@@ -47,7 +47,7 @@ def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delt
 
 
 
-# ---- errata of the lecture notes (seed 002) ------------------------------------------
+# ---- errata of the lecture notes ------------------------------------------
 
 @erratum("LEC11:N7", location="Lecture 11, numeric example (N7)",
          printed="k=500, eps=0.001: advanced composition gives eps~ <= 0.1 at delta~=1e-6",
@@ -84,7 +84,7 @@ def _check_n22() -> Check:
     return Check(confirmed, "printed form is undefined at delta=0 (N7 uses delta=0); at "
                             "(eps, k, delta, delta')=(0.1, 100, 1e-5, 1e-3) it gives "
                             f"{mpmath.nstr(as_printed, 6)} (independent of delta') against "
-                            f"{mpmath.nstr(fixed.mid, 6)} from N5 (catalog-002: 4.2165)")
+                            f"{mpmath.nstr(fixed.mid, 6)} from N5 (the notes: 4.2165)")
 
 
 @erratum("LEC11:N21", location="Lecture 11, consequence of the post-processing lemma (N21)",

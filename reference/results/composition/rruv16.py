@@ -1,7 +1,7 @@
 """Basic and advanced composition of (eps, delta)-DP mechanisms.
 
-Sources: RRUV16 (seed 003) Thm 2.9, Thm 2.10 and footnote 2; the lecture notes on
-advanced composition (seed 002, LEC11) N5/N22.  The exact optimal composition they are
+Sources: RRUV16 Thm 2.9, Thm 2.10 and footnote 2; the lecture notes on
+advanced composition (LEC11) N5/N22.  The exact optimal composition they are
 held against, and the errata of the notes, are in :mod:`reference.results.composition.kov15`.
 """
 

@@ -1,6 +1,6 @@
 """Concentration bounds for the privacy-loss martingale (RRUV16 §4).
 
-Source: RRUV16 (seed 003) §4: Theorems 4.1–4.5 and Lemma 4.6, with the canonical
+Source: RRUV16 §4: Theorems 4.1–4.5 and Lemma 4.6, with the canonical
 assumption (2) ``E exp(lambda A - lambda^2 B^2/2) <= 1`` for all real ``lambda``, the
 martingale (3) ``M_k = sum X_i``, its range sum (4) ``U_k^2 = sum (D_i - C_i)^2`` and the
 privacy-loss martingale (5) ``M_k = sum (Loss_i - mu_i)``.  The assumptions (2), (3) and

@@ -1,6 +1,6 @@
 """Zero-concentrated DP: Laplace and Gaussian mechanisms, zCDP <-> DP, zCDP composition.
 
-Source: RSWR23 (seed 000) §2 and §7; the results there are cited to Dwork et al. and
+Source: RSWR23 §2 and §7; the results there are cited to Dwork et al. and
 Bun–Steinke (2016).  Units: a Gaussian of standard deviation ``sigma`` on a
 sensitivity-``Delta`` statistic is ``Delta**2 / (2 sigma**2)``-zCDP.
 """

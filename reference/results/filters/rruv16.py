@@ -1,6 +1,6 @@
 """Privacy filters for adaptively chosen parameters (RRUV16 §3, §5).
 
-Source: RRUV16 (seed 003): Definition 3.1 (a filter answers CONT/HALT for the prefix of
+Source: RRUV16: Definition 3.1 (a filter answers CONT/HALT for the prefix of
 parameters *including* the proposed next round, before that round runs: Algorithm 3),
 Lemma 3.3 (approximate to pure DP; its per-round term is corrected, erratum
 ``RRUV16:Lem3.3``), Theorem 3.4 (basic filter) and Theorem 5.1 with (6) (advanced filter).
@@ -227,7 +227,7 @@ def lifted_failure(ctx: Ctx, eps: list[MPF], delta: list[MPF], delta_g_prime: MP
     return LiftCheck(_failure(ctx, eps, delta), halt)
 
 
-@erratum("RRUV16:Lem3.3", location="RRUV16 (seed 003) §3.2, Lemma 3.3 and its proof",
+@erratum("RRUV16:Lem3.3", location="RRUV16 §3.2, Lemma 3.3 and its proof",
          printed=r"\infty/\mathtt{HALT}\text{ iff }\sum_i 2\delta_i/"
                  r"(\varepsilon_i e^{\varepsilon_i})"
                  r">\delta_g'",
@@ -253,7 +253,7 @@ def _check_lemma_3_3() -> Check:
     return Check(not printed_ok and corrected.halt, detail)
 
 
-@erratum("RRUV16:Thm5.1-proof", location="RRUV16 (seed 003) §5, last line of the proof of "
+@erratum("RRUV16:Thm5.1-proof", location="RRUV16 §5, last line of the proof of "
          "Theorem 5.1",
          printed=r"|\mathtt{Loss}|\le\sum_i\varepsilon_i(e^{\varepsilon_i}-1)+\sqrt{\cdots}",
          corrected=r"\sum_i\mu_i\le\sum_i\varepsilon_i(e^{\varepsilon_i}-1)/2\ \text{(Lemma 4.6), "
@@ -275,7 +275,7 @@ def _check_thm51_proof() -> Check:
     return Check(bool(ok), detail)
 
 
-@erratum("RRUV16:Thm5.1-remark", location="RRUV16 (seed 003) §5, remark after Theorem 5.1",
+@erratum("RRUV16:Thm5.1-remark", location="RRUV16 §5, remark after Theorem 5.1",
          printed=r"\varepsilon_i=\varepsilon\text{ for every }i\in[n]",
          corrected=r"i\in[k]\ \text{(the rounds, not the dataset size)}; 28.04\text{ is near the "
                    r"optimum }c^*=8u^*,\ u^*=2+\ln(1+u^*)",

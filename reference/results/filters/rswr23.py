@@ -1,6 +1,6 @@
 """Privacy filters for approximate zCDP and ex-post private mechanisms (RSWR23 §3, §5).
 
-Source: RSWR23 (seed 000): Theorem 2 (the zCDP filter of Whitehouse et al. 2023),
+Source: RSWR23: Theorem 2 (the zCDP filter of Whitehouse et al. 2023),
 Lemma 5.2 (the ex-post filter) and Theorem 3 (both at once, by concurrent composition).
 Each rule is evaluated on the parameters chosen so far *including* the proposed next
 round (the sums over ``m <= n + 1``), before that round runs, as in RRUV16 Algorithm 3.

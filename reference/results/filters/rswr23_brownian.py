@@ -1,6 +1,6 @@
 """Privacy filters for Brownian noise reduction, alone and with approximate zCDP (RSWR23 §6.2).
 
-Source: RSWR23 (seed 000) condition (3), Lemma 6.2, condition (4), Theorem 6.
+Source: RSWR23 condition (3), Lemma 6.2, condition (4), Theorem 6.
 Catalog-000 §5 and §9 items 5–8.  Round-by-round objects are in
 :mod:`reference.results.filters.brownian_objects`.
 

@@ -1,6 +1,6 @@
 """The Brownian mechanism: privacy loss, its sensitivity bound, noise reduction.
 
-Source: WRWR22 (seed 001) Definition 3.1, Lemma 3.2, Theorem 3.4; RSWR23 (seed 000)
+Source: WRWR22 Definition 3.1, Lemma 3.2, Theorem 3.4; RSWR23
 Definition 4.4, Lemma 4.1, Theorem 4.  Catalog-001 §2, catalog-000 §3 and §5.
 
 The mechanism releases ``y_k = f(x) + B_{T_k}`` at non-increasing times ``T_1 >= T_2 >= ...``

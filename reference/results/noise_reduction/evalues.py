@@ -1,6 +1,6 @@
 """E-values from Brownian noise reduction and the ex-post privacy of their composition.
 
-Source: RSWR23 (seed 000) §6.1: Lemma 6.1 (the backward martingale), eq. (2) (the product
+Source: RSWR23 §6.1: Lemma 6.1 (the backward martingale), eq. (2) (the product
 of stopped e-values across adaptively chosen mechanisms), Theorem 5 (ex-post privacy of
 composed Brownian mechanisms; false as printed), Remark 3.  Catalog-000 §5.
 

@@ -1,8 +1,8 @@
 """Laplace noise reduction: the Markov chains and processes with Laplace marginals, and LNR.
 
-Sources: WRWR22 (seed 001) §4 — eq. (4) (Koufogiannis et al.'s chain), eq. (5) (the
+Sources: WRWR22 §4 — eq. (4) (Koufogiannis et al.'s chain), eq. (5) (the
 continuous-time process from a Poisson process of intensity ``2/t``), Definition 4.1 (LNR)
-and Proposition 4.2 (ex-post privacy ``Delta_1/T_N``); RSWR23 (seed 000) Appendix A — the
+and Proposition 4.2 (ex-post privacy ``Delta_1/T_N``); RSWR23 Appendix A — the
 Lévy-measure construction (eq. (13)), the flat-interval probability, Definition A.1 and
 Lemma A.1.  Catalog-001 §3, catalog-000 §7.  ``Lap(b)`` has scale ``b``: density
 ``exp(-|z|/b)/(2b)``, characteristic function ``1/(1 + b^2 u^2)``.  Time ``t`` is the scale:

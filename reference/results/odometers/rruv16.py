@@ -1,6 +1,6 @@
 """Privacy odometers: running bounds on the privacy loss of adaptive compositions (RRUV16 §6).
 
-Source: RRUV16 (seed 003): Definition 3.2 (with probability at most ``delta_g`` over
+Source: RRUV16: Definition 3.2 (with probability at most ``delta_g`` over
 ``v ~ V^0``, ``|Loss(v)| > COMP_{delta_g}(eps_1, 0, ..., eps_k, 0)``; the round-``k'``
 bound pads the sequence with zeros, since stopping is a feasible adversary), Lemma 6.4
 (fixed ``x``) and Theorem 6.5 (the advanced odometer, branches (11) and (12)).  The
@@ -157,7 +157,7 @@ def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:
 
 # ---- errata of RRUV16 §6 (advanced composition for odometers) ------------------------
 
-@erratum("RRUV16:Thm6.5-proof12", location="RRUV16 (seed 003) §6, proof of Theorem 6.5, (12)",
+@erratum("RRUV16:Thm6.5-proof12", location="RRUV16 §6, proof of Theorem 6.5, (12)",
          printed=r"\log(2\log_2(n)/\delta_g)\ \text{(proof display, with a stray }\sum_{j=1}^k)",
          corrected=r"\log(4\log_2(n)/\delta_g)\ \text{as in the statement (12): Lemma 6.4 at }"
                    r"x=1/n^2,\ \delta_g/(2\log_2 n)",
@@ -182,7 +182,7 @@ def _check_proof_12() -> Check:
     return Check(bool(ok), detail)
 
 
-@erratum("RRUV16:Thm6.5-granularity", location="RRUV16 (seed 003) §6, remark after Theorem 6.5",
+@erratum("RRUV16:Thm6.5-granularity", location="RRUV16 §6, remark after Theorem 6.5",
          printed=r"\log_2(n^2)/\delta_g\text{ in (11) is replaced by }\log_2(1/\gamma)/\delta_g",
          corrected=r"(11)\text{ now reads }\log(\log(n)/\delta_g)\text{; the remark fits the "
                    r"conference form }4\log_2n=2\log_2(n^2)\text{; not implemented}",
@@ -201,7 +201,7 @@ def _check_granularity() -> Check:
     return Check(bool(ok), detail)
 
 
-@erratum("RRUV16:Eq7-proof", location="RRUV16 (seed 003) §6, proof of Equation (7)",
+@erratum("RRUV16:Eq7-proof", location="RRUV16 §6, proof of Equation (7)",
          printed=r"\sigma_n=1-\mu_n^2;\ \mathtt{COMP}_{\varepsilon_g}",
          corrected=r"\sigma_n^2=1-\mu_n^2\ \text{(variance of (8))};\ \mathtt{COMP}_{\delta_g}",
          kind="typo", result=None)
@@ -218,7 +218,7 @@ def _check_eq7_sigma() -> Check:
     return Check(bool(ok), detail)
 
 
-@erratum("RRUV16:Lem6.4-proof", location="RRUV16 (seed 003) §6, proof of Lemma 6.4",
+@erratum("RRUV16:Lem6.4-proof", location="RRUV16 §6, proof of Lemma 6.4",
          printed=r"\text{for any }\beta>0", corrected=r"\text{for the fixed }x>0\ "
          r"\text{(Theorem 4.4 with }U_k^2=4\sum\varepsilon_i^2,\ \delta=\delta_g/2)",
          kind="typo", result="RRUV16:Lem6.4")
@@ -237,7 +237,7 @@ def _check_lemma_64() -> Check:
     return Check(bool(ok), detail)
 
 
-@erratum("RRUV16:Sec6-no-utility", location="RRUV16 (seed 003) §6, before Theorem 6.5",
+@erratum("RRUV16:Sec6-no-utility", location="RRUV16 §6, before Theorem 6.5",
          printed=r"\varepsilon_i<\tfrac1{10n}\Rightarrow e^{\varepsilon_i n}-1<0.1",
          corrected=r"e^{\varepsilon_i n}-1<e^{0.1}-1\approx0.10517\ \text{(slightly above 0.1)}",
          kind="error", result=None)

@@ -1,6 +1,6 @@
 """Privacy-loss examples of the advanced-composition lecture notes.
 
-Source: LEC11 (seed 002), notes N11-N18 of catalog-002: the law of the Gaussian
+Source: LEC11, notes N11-N18 of catalog-002: the law of the Gaussian
 mechanism's privacy loss and its tail, the notes' calibration of ``sigma`` (with its
 unstated condition made explicit), the expected loss of randomized response, and the
 "Name & Shame" and leaky-randomized-response pairs.  Three slips of the notes are
@@ -73,7 +73,7 @@ def gaussian_loss_tail(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF = 1) -> 
 
     >>> gaussian_loss_tail(sigma=1, eps="0.5")  # the mean of I is 1/2: half the mass
     mpf('0.5')
-    >>> from mpmath import nstr  # catalog-002 N13: 8.8e-14 at the notes' sigma
+    >>> from mpmath import nstr  # LEC11 N13: 8.8e-14 at the notes' sigma
     >>> print(nstr(gaussian_loss_tail(sigma=notes_gaussian_sigma(eps=1, delta="1e-6"), eps=1), 2))
     8.8e-14
     """
@@ -126,7 +126,7 @@ def notes_gaussian_sigma(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
     ``eps <= 4(2 - sqrt 2) ln(1/delta)``.
 
     >>> from mpmath import nstr
-    >>> print(nstr(notes_gaussian_sigma(eps=1, delta="1e-6"), 4))  # catalog-002 N13: 7.434
+    >>> print(nstr(notes_gaussian_sigma(eps=1, delta="1e-6"), 4))  # LEC11 N13: 7.434
     7.434
     """
     return 2 * ctx.sqrt(ctx.log(1 / delta)) / eps
@@ -145,7 +145,7 @@ def rr_expected_loss(ctx: Ctx, eps: MPF) -> MPF:
     ``~ eps/2`` is a typo).  Domain: ``eps >= 0``.
 
     >>> from mpmath import nstr
-    >>> print(nstr(rr_expected_loss(eps="0.1"), 5))  # catalog-002 N14: 0.0049958
+    >>> print(nstr(rr_expected_loss(eps="0.1"), 5))  # LEC11 N14: 0.0049958
     0.0049958
     """
     growth = expm1(ctx, eps)
@@ -199,7 +199,7 @@ def leaky_rr(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
 
 
 # ---- errata ---------------------------------------------------------------------------
-@erratum("LEC11:N13", location="LEC11 (seed 002), Example 1 (Gaussian mechanism)",
+@erratum("LEC11:N13", location="LEC11, Example 1 (Gaussian mechanism)",
          printed=r"\sigma=2\sqrt{\ln(1/\delta)}/\varepsilon\text{ (no condition)}",
          corrected=r"\text{valid for }\varepsilon\le4(2-\sqrt2)\ln(1/\delta)",
          kind="gap", result="LEC11:Ex1")
@@ -219,7 +219,7 @@ def _check_n13() -> Check:
                  f"{mpmath.nstr(tail_ok, 3)} <= delta")
 
 
-@erratum("LEC11:N14", location="LEC11 (seed 002), Example 2 (randomized response)",
+@erratum("LEC11:N14", location="LEC11, Example 2 (randomized response)",
          printed=r"\mathbb E[I]=\varepsilon\frac{e^\varepsilon-1}{e^\varepsilon+1}\approx"
                  r"\frac{\varepsilon}{2}",
          corrected=r"\approx\frac{\varepsilon^2}{2}", kind="typo", result="LEC11:RRLoss")
@@ -269,7 +269,7 @@ def _adaptive_two_rounds() -> tuple[dict[int, dict[tuple[int, int], Fraction]],
     return joint, correct, printed
 
 
-@erratum("LEC11:N11", location="LEC11 (seed 002), composition of privacy losses",
+@erratum("LEC11:N11", location="LEC11, composition of privacy losses",
          printed=r"P[A(x)=y_{1:k}]=\prod_j P[A_j(x;y_{1:j-2})=y_j]",
          corrected=r"P[A(x)=y_{1:k}]=\prod_j P[A_j(x;y_{1:j-1})=y_j]", kind="typo")
 def _check_n11() -> Check:

@@ -1,6 +1,6 @@
 """(eps, delta)-indistinguishability, its point-wise variant, and randomized response.
 
-Source: RRUV16 (seed 003) §2 — Definitions 2.1, 2.2 and 2.6 and Lemma 2.3, whose part
+Source: RRUV16 §2 — Definitions 2.1, 2.2 and 2.6 and Lemma 2.3, whose part
 (ii) is printed with a false constant and implemented here corrected (erratum
 ``RRUV16:Lem2.3-ii``; catalog-003 §2).
 """
@@ -207,7 +207,7 @@ def sharpness_pair(eps: MPF, delta: MPF, eta: MPF) -> FinitePair:
         return FinitePair((p, small, rest), (small, p, rest), ("b", "c", "r"))
 
 
-@erratum("RRUV16:Lem2.3-ii", location="RRUV16 (seed 003) §2, Lemma 2.3 (ii)",
+@erratum("RRUV16:Lem2.3-ii", location="RRUV16 §2, Lemma 2.3 (ii)",
          printed=r"X\approx_{\varepsilon,\delta}Y\Rightarrow(2\varepsilon, "
                  r"2\delta/(e^\varepsilon\varepsilon))\text{-point-wise}",
          corrected=r"(2\varepsilon,\ \delta(1+e^{-2\varepsilon})/(1-e^{-\varepsilon}))"

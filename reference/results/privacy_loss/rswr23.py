@@ -1,6 +1,6 @@
 """Exact privacy quantities of finite distributions: the ground truth for closed forms.
 
-Source: RSWR23 (seed 000) §2 — Definition 2.1 ((eps, delta)-DP, read as the hockey-stick
+Source: RSWR23 §2 — Definition 2.1 ((eps, delta)-DP, read as the hockey-stick
 divergence of a pair of output laws), Definition 2.3 (privacy loss) and the Rényi
 divergence of §2.1.  A pair of output distributions ``P`` (on ``x``) and ``Q`` (on ``x'``)
 is given as two probability vectors over the same finite set of outcomes.
