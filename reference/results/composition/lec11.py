@@ -38,8 +38,19 @@ def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delt
     ``eps~ = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)/(e^eps + 1)``.  Domain:
     ``eps >= 0``, integer ``k >= 1``, ``delta' in (0, 1)``, ``delta in [0, 1)``.
 
+    Proof note.  N22 prints ``ln(1/delta)`` under the root, undefined at ``delta = 0``
+    (erratum LEC11:N22); N5 and the proof use the concentration slack ``delta'``.  By the
+    simulation lemma each (eps, delta)-DP round is, except with probability ``delta``, a
+    post-processing of eps-randomized response, whose privacy loss lies in ``[-eps, eps]``
+    and has mean ``eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2)`` (the KL divergence of
+    RR_eps).  The centred losses form a martingale with increments in an interval of length
+    ``2 eps``, so Azuma–Hoeffding gives ``P[sum (L_i - mu_i) > t] <= exp(-t^2/(2 k eps^2))``,
+    which is ``delta'`` at ``t = eps sqrt(2k ln(1/delta'))``.  A union bound over the ``k``
+    rounds' ``delta`` adds ``k delta``.  The result is valid but not tight: the minimum with
+    basic composition ``k eps`` is also valid, and KOV15:Thm3.3 is exact.
+
     >>> g = advanced_composition_tanh(eps="0.001", k=500, delta_prime="1e-6")
-    >>> print(mpmath.nstr(g.eps, 6))  # LEC11 N7
+    >>> print(mpmath.nstr(g.eps, 6))  # N7 claims <= 0.1 here: erratum LEC11:N7
     0.117789
     """
     eps_t = eps * ctx.sqrt(2 * k * ctx.log(1 / delta_prime)) + k * eps * _tanh_half(ctx, eps)

@@ -108,15 +108,26 @@ def advanced_composition_heterogeneous(ctx: Ctx, eps: list[MPF], delta_hat: MPF,
                                        delta: list[MPF]) -> DPGuarantee:
     """Composition of (eps_i, delta_i)-DP with parameters fixed in advance.
 
-    RRUV16 footnote 2 applied to Thm 2.10 (reconstructed, see ``notes``):
+    RRUV16 footnote 2 applied to Thm 2.10:
     ``eps_g = sum eps_i (e^eps_i - 1) + sqrt(2 sum eps_i^2 log(1/delta_hat))``,
     ``delta_g = sum delta_i + delta_hat``.  Domain: ``eps_i >= 0``,
     ``delta_hat in (0, 1)``, ``delta_i in [0, 1)`` (equal lengths, or omitted).
 
+    Proof note.  The footnote says only that ``eps sqrt(k)`` becomes
+    ``sqrt(sum eps_i^2)`` for heterogeneous parameters fixed in advance; the mean term is
+    reconstructed.  The proof of Thm 2.10 runs per round: except with probability
+    ``delta_i`` (simulation lemma, union bound: ``sum delta_i``) round ``i``'s privacy loss
+    lies in ``[-eps_i, eps_i]`` with conditional mean at most ``eps_i (e^eps_i - 1)``.
+    Azuma–Hoeffding with per-round ranges ``2 eps_i`` gives
+    ``P[sum (L_i - mu_i) > t] <= exp(-t^2/(2 sum eps_i^2))``, equal to ``delta_hat`` at
+    ``t = sqrt(2 sum eps_i^2 log(1/delta_hat))``; adding the means gives ``eps_g``.  Equal
+    ``eps_i`` give Thm 2.10 exactly; the property tests compare with exact enumeration of
+    heterogeneous randomized response.
+
     Equal epsilons reduce to Thm 2.10:
 
     >>> g = advanced_composition_heterogeneous(eps=["0.1"] * 100, delta_hat="1e-5")
-    >>> print(mpmath.nstr(g.eps, 15))  # catalog-003 §8: 5.850235092944558
+    >>> print(mpmath.nstr(g.eps, 15))  # 10 (e^0.1 - 1) + sqrt(200 ln 1e5)/10 = 5.8502350929...
     5.85023509294456
     """
     mean = ctx.fsum(e * expm1(ctx, e) for e in eps)

@@ -216,6 +216,15 @@ def lifted_failure(ctx: Ctx, eps: list[MPF], delta: list[MPF], delta_g_prime: MP
     (odometer) evaluated at ``2 eps_1, ..., 2 eps_k`` decides (bounds) with failure
     probability ``delta_g + delta_g'``; otherwise HALT (the odometer is ``+inf``).
     Domain: ``eps_i >= 0``, ``delta_i in [0, 1)``, equal lengths, ``delta_g' >= 0``.
+
+    Proof note.  The lemma lifts a pure-DP filter to approximate DP: round ``i`` is
+    (eps_i, delta_i)-indistinguishable, hence ``(2 eps_i, d_i)``-point-wise by Lemma 2.3
+    (ii), i.e. its loss exceeds ``2 eps_i`` in absolute value with probability at most
+    ``d_i``; outside these events the rounds are ``2 eps_i``-pure and the pure filter's
+    guarantee applies, and a union bound adds ``sum d_i``.  The paper uses the printed
+    ``d_i = 2 delta_i/(eps_i e^eps_i)``, which is false (erratum RRUV16:Lem2.3-ii); with
+    the sharp corrected ``d_i = delta_i (1 + e^-2eps_i)/(1 - e^-eps_i)`` the same proof
+    holds.  ``eps_i = 0 < delta_i`` gives no point-wise bound (``d_i = +inf``).
     At ``eps = 2``, ``delta = 1e-3``: ``1e-3 (1 + e^-4)/(1 - e^-2) = 1.1777...e-3``.
 
     >>> out = lifted_failure(eps=[2], delta=["1e-3"], delta_g_prime="1e-3")
@@ -235,7 +244,7 @@ def lifted_failure(ctx: Ctx, eps: list[MPF], delta: list[MPF], delta_g_prime: MP
                    r"\ \text{(corrected Lemma 2.3 (ii), sharp)}",
          kind="error", result="RRUV16:Lem3.3")
 def _check_lemma_3_3() -> Check:
-    """Catalog-003 §3: k = 1, RR_{2,delta}, basic odometer, delta_g' = delta/e^2."""
+    """A counterexample: k = 1, RR_{2,delta}, basic odometer, delta_g' = delta/e^2."""
     delta = Fraction(1, 1000)
     with mp.workdps(50):
         printed_term = 2 * mp.mpf(delta.numerator) / delta.denominator / (2 * mp.e**2)

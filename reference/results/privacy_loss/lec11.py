@@ -118,15 +118,18 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
 def notes_gaussian_sigma(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
     """Noise ``sigma = 2 sqrt(ln(1/delta))/eps`` for which ``P[I > eps] <= delta`` (sensitivity 1).
 
-    LEC11 N13, with the condition the notes leave out.  With ``L = ln(1/delta)`` the
-    standardized threshold is ``z = 2 sqrt L - eps/(4 sqrt L)``; ``Q(z) <= e^(-z^2/2)``
+    LEC11 N13, with the condition the notes leave out.
+
+    Proof note.  The privacy loss of the Gaussian mechanism with sensitivity 1 is
+    ``I ~ N(1/(2 sigma^2), 1/sigma^2)``, so ``P[I > eps] = Q((eps - 1/(2 sigma^2)) sigma)``.
+    With ``L = ln(1/delta)`` and the notes' ``sigma`` the standardized threshold is ``z = 2 sqrt L - eps/(4 sqrt L)``; ``Q(z) <= e^(-z^2/2)``
     for ``z >= 0`` gives ``Q(z) <= delta`` once ``z >= sqrt(2 L)``, i.e.
     ``eps <= 4(2 - sqrt 2) L``.  Beyond it the claim fails (``eps = 10, delta = 1/2``:
     ``P[I > eps] = 0.91``).  Domain: ``eps > 0``, ``delta in (0, 1)``,
     ``eps <= 4(2 - sqrt 2) ln(1/delta)``.
 
     >>> from mpmath import nstr
-    >>> print(nstr(notes_gaussian_sigma(eps=1, delta="1e-6"), 4))  # LEC11 N13: 7.434
+    >>> print(nstr(notes_gaussian_sigma(eps=1, delta="1e-6"), 4))  # 2 sqrt(ln 1e6); N13: 7.434
     7.434
     """
     return 2 * ctx.sqrt(ctx.log(1 / delta)) / eps

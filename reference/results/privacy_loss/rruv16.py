@@ -142,7 +142,9 @@ def pointwise_to_indistinguishable(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseG
 def indistinguishable_to_pointwise(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseGuarantee:
     """``X ~_{eps, delta} Y`` gives ``(2 eps, delta (1 + e^-2eps)/(1 - e^-eps))``-point-wise.
 
-    RRUV16 Lemma 2.3 (ii), corrected (catalog-003 §2).  Let ``L = log(P/Q)``.  On
+    RRUV16 Lemma 2.3 (ii), corrected.  The paper prints ``(2 eps, 2 delta/(e^eps eps))``.
+
+    Proof note.  Let ``L = log(P/Q)``.  On
     ``A = {L > 2 eps}``, ``Q(A) <= e^-2eps P(A)``, so ``P(A) <= e^eps Q(A) + delta``
     gives ``P(A) <= e^-eps P(A) + delta``, i.e. ``P(A) <= delta/(1 - e^-eps)``.  On
     ``B = {L < -2 eps}``, ``P(B) <= e^-2eps Q(B)`` and the same step applied to ``Q``
@@ -154,7 +156,7 @@ def indistinguishable_to_pointwise(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseG
     Domain: ``eps > 0``, ``delta in [0, 1]``.
 
     >>> g = indistinguishable_to_pointwise(eps="0.1", delta="1e-4")
-    >>> print(mpmath.nstr(g.delta, 4))  # catalog-003 §2: 1.911e-3 (printed: 1.810e-3)
+    >>> print(mpmath.nstr(g.delta, 4))  # 1e-4 (1 + e^-0.2)/(1 - e^-0.1); printed 1.810e-3
     0.001911
     """
     return PointwiseGuarantee(2 * eps, delta * (1 + ctx.exp(-2 * eps)) / -expm1(ctx, -eps))
@@ -189,7 +191,7 @@ def randomized_response(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
 
 
 def sharpness_pair(eps: MPF, delta: MPF, eta: MPF) -> FinitePair:
-    """Catalog-003 counterexample 2: an ``(eps, delta)``-indistinguishable pair on ``(b, c, r)``.
+    """A sharpness witness: an ``(eps, delta)``-indistinguishable pair on ``(b, c, r)``.
 
     ``p = delta/(1 - e^(-eps-eta))``, ``P = (p, p e^(-2eps-eta), r)``, ``Q = (p e^(-2eps-eta),
     p, r)``: both hockey-sticks at ``eps`` equal ``p (1 - e^(-eps-eta)) = delta`` and
