@@ -186,7 +186,7 @@ def constant_policy(level: int) -> Policy:
 
 def bold_policy(small: int, big: int, threshold: float) -> Policy:
     """Propose ``levels[big]`` when the running loss exceeds ``threshold``, else ``small``
-    (catalog-003 §5: bold near the budget)."""
+    (bold near the budget)."""
     return lambda t, loss: np.where(loss > threshold, big, small)
 
 

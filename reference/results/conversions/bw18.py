@@ -100,7 +100,7 @@ def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
 def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     """Balle–Wang Thm 8 for the Gaussian whose zCDP level is ``rho`` (``mu = sqrt(2 rho)``).
 
-    Domain: ``rho`` in [1e-16, 1e16), ``0 <= eps <= 1e12``.  anchors §3.1: at ``rho = 1``
+    Domain: ``rho`` in [1e-16, 1e16), ``0 <= eps <= 1e12``.  At ``rho = 1``
     the exact eps at ``delta = 1e-6`` is 7.286080966, so:
 
     >>> print(mpmath.nstr(gaussian_delta_rho(rho=1, eps="7.286080966"), 8))
@@ -134,7 +134,7 @@ def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
     enclosure proves ``delta(value) <= delta``.  Domain: ``sigma > 0``,
     ``delta in (0, 1)``, ``sensitivity > 0``, ``sensitivity/sigma`` in [1e-8, 1e8].
 
-    anchors §3.1: ``sigma = 1/sqrt(2)`` (rho = 1) at 1e-6 gives 7.286080966; here
+    With mpmath at 50 digits, ``sigma = 1/sqrt(2)`` (rho = 1) at 1e-6 gives 7.286080966; here
     ``sigma = 1`` (rho = 1/2):
 
     >>> cert = gaussian_epsilon(sigma=1, delta="1e-6")
@@ -155,7 +155,7 @@ def gaussian_epsilon_rho(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     inverted (the inverse of ``BW18:Thm8-rho``).
 
     The lower bound for every zCDP -> DP conversion at ``(rho, delta)``.  Domain:
-    ``rho > 0``, ``delta in (0, 1)``.  anchors §3.1: 8.703243855 at ``(1.3527, 1e-6)``.
+    ``rho > 0``, ``delta in (0, 1)``.  mpmath at 50 digits: 8.703243855 at ``(1.3527, 1e-6)``.
 
     >>> print(mpmath.nstr(gaussian_epsilon_rho(rho="1.3527", delta="1e-6").value, 10))
     8.703243855

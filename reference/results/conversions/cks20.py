@@ -73,7 +73,7 @@ def cks_epsilon(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     at the root ``a*`` of ``(a-1)^2 rho + ln a = ln(1/delta)``; ``rho = 0`` gives 0.
     Domain: ``rho >= 0``, ``delta in (0, 1)``.
 
-    anchors §3.1 (mpmath, 50 digits): 9.265762734 for ``(1.3527, 1e-6)``:
+    Computed with mpmath at 50 digits (OpenDP and autodp agree): 9.265762734 for ``(1.3527, 1e-6)``:
 
     >>> print(mpmath.nstr(cks_epsilon(rho="1.3527", delta="1e-6"), 10))
     9.265762734
@@ -92,7 +92,7 @@ def cks_order(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     """The order ``a* > 1`` at which CKS20's eps is smallest (for :func:`cks_epsilon`).
 
     Root of ``(a-1)^2 rho + ln a = ln(1/delta)`` (CKS20 Cor. 13, derivative set to 0).
-    Domain: ``rho > 0``, ``delta in (0, 1)``.  anchors §3.1: 4.51 at ``(1, 1e-6)``.
+    Domain: ``rho > 0``, ``delta in (0, 1)``.  The optimal order is 4.51 at ``(1, 1e-6)``.
 
     >>> print(mpmath.nstr(cks_order(rho=1, delta="1e-6"), 3))
     4.51
@@ -117,7 +117,7 @@ def cks_delta(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     ``(2a-1) rho - eps + ln(1-1/a) = 0`` (the form OpenDP's ``.delta(eps)`` computes).
     ``rho = 0`` gives 0.  Domain: ``rho >= 0``, ``eps >= 0``.
 
-    It inverts :func:`cks_epsilon`: at ``rho = 1`` and eps = 7.766216625 (anchors §3.1)
+    It inverts :func:`cks_epsilon`: at ``rho = 1`` and eps = 7.766216625 (OpenDP and autodp)
     delta is 1e-6:
 
     >>> print(mpmath.nstr(cks_delta(rho=1, eps="7.766216625"), 6))

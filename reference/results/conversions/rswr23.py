@@ -65,7 +65,7 @@ def gaussian_zcdp(ctx: Ctx, rho: MPF, sensitivity: MPF) -> MPF:
 
     RSWR23 Definition 2.5 and Lemma 2.2 (Bun–Steinke 2016).  The paper uses ``rho`` for
     the precision (variance ``1/rho``) here and for zCDP levels elsewhere: a Gaussian of
-    standard deviation ``1/eps`` (precision ``eps**2``) is ``eps**2/2``-zCDP (audit A4).
+    standard deviation ``1/eps`` (precision ``eps**2``) is ``eps**2/2``-zCDP (RSWR23 §7.1).
 
     >>> gaussian_zcdp(rho="0.01")
     mpf('0.005')
@@ -127,7 +127,7 @@ def zcdp_budget(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
 
     RSWR23 §0 / Lemma 2.3 (ii) solved for rho:
     ``(sqrt(log(1/delta) + eps) - sqrt(log(1/delta)))**2``, returned with a certificate.
-    Catalog-000 audit A1 recomputes 1.353015 for ``(10, 1e-6)``.
+    RSWR23 §7.2 uses 1.353015 for ``(10, 1e-6)``, recomputed here with mpmath at 50 digits.
 
     >>> cert = zcdp_budget(eps=10, delta="1e-6")
     >>> print(cert.value)
@@ -179,7 +179,7 @@ def exponential_mechanism_zcdp(ctx: Ctx, eps: MPF) -> MPF:
 
     RSWR23 §7.2, citing Cesar–Rogers (2021): the Gumbel-max exponential mechanism with
     scale ``1/eps`` on sensitivity-1 utilities that all move in one direction between
-    neighbours is eps-bounded-range, hence ``eps**2/8``-zCDP (catalog-000 audit A2).
+    neighbours is eps-bounded-range, hence ``eps**2/8``-zCDP (RSWR23 §7.2).
 
     >>> exponential_mechanism_zcdp(eps="0.1")
     mpf('0.00125')
@@ -195,14 +195,14 @@ def exponential_mechanism_zcdp(ctx: Ctx, eps: MPF) -> MPF:
                       example="2", doc="r^2, the growth of the squared parameter per step")],
         status="corrected",
         notes="The paper states r = sqrt(2) (spend < 4 eps*^2); the general ratio and the "
-              "strictness are derived (catalog-000 §6), needing eps^(1) <= eps*.")
+              "strictness are derived in the docstring, needing eps^(1) <= eps*.")
 def doubling_bound(ctx: Ctx, ratio_sq: MPF) -> DoublingBound:
     """Worst case of the doubling method with squared-parameter ratio ``r**2``.
 
     RSWR23 §7.1: with ``eps^(i+1) = r eps^(i)`` and the first ``eps^(m) >= eps*``, the
     final parameter is below ``r eps*`` and the squares sum to less than
     ``r**4/(r**2 - 1) eps***2`` (geometric series; needs ``eps^(1) <= eps*``).  At the
-    paper's ``r = sqrt(2)`` this is the stated 4 (audit A3).
+    paper's ``r = sqrt(2)`` this is the stated 4 (RSWR23 §7.1).
 
     >>> bound = doubling_bound()
     >>> print(bound.overshoot, bound.spend)

@@ -10,7 +10,7 @@ compared with the budget, and if it cannot decide, the registered result recompu
 whole prefix at rising precision.
 
 >>> f = AdvancedFilter(eps_g=1, delta_g="1e-3")
->>> [str(f.propose("0.1")) for _ in range(4)]   # catalog-003 §8: at most 3 rounds
+>>> [str(f.propose("0.1")) for _ in range(4)]   # RRUV16 Thm 5.1: at most 3 rounds
 ['CONT', 'CONT', 'CONT', 'HALT']
 >>> len(f.spent), f.halted
 (3, True)
@@ -235,7 +235,7 @@ class ZCDPFilter(PrivacyFilter):
     ``sum delta > delta``; the stopped transcript is ``(eps, delta + delta'')``-DP.
 
     ``propose(rho, delta)`` takes a zCDP level (the ``eps`` field of each
-    :class:`Proposal` holds ``rho``).  Catalog-000 A1: at ``(10, 1e-6)`` the budget is
+    :class:`Proposal` holds ``rho``).  RSWR23 §7.2: at ``(10, 1e-6)`` the budget is
     ``sum rho <= 1.353015``:
 
     >>> f = ZCDPFilter(eps=10, delta_pp="1e-6")

@@ -139,7 +139,7 @@ def advanced_filter(ctx: Ctx, eps: list[MPF], eps_g: MPF, delta_g: MPF,
 
     RRUV16 Theorem 5.1: valid privacy filter for ``delta_g in (0, 1/e)``, ``eps_g > 0``.
     Domain: ``eps_i >= 0`` (possibly none), ``eps_g > 0``, ``delta_g in (0, 1/e)``.
-    Catalog-003 §8 (computed independently): ten rounds of 0.1 at ``eps_g = 1``,
+    Computed independently: ten rounds of 0.1 at ``eps_g = 1``,
     ``delta_g = 1e-3`` give ``K = 1.9610893433565582`` (HALT); no rounds give
     ``0.26707054531881674`` (CONT).
 
@@ -175,7 +175,7 @@ def _is_zero(x: MPF) -> bool:
 
 
 def _infinite_round(values: Mapping[str, Any]) -> bool:
-    """A round with ``eps_i = 0 < delta_i`` has an infinite term (catalog-003 §0)."""
+    """A round with ``eps_i = 0 < delta_i`` has an infinite term (``1 - e^-eps_i = 0``)."""
     return any(e == 0 and d > 0 for e, d in zip(values["eps"], values["delta"], strict=True))
 
 

@@ -93,7 +93,7 @@ def fixed_x_odometer(ctx: Ctx, eps: list[MPF], x: MPF, delta_g: MPF) -> MPF:
 
     RRUV16 Lemma 6.4: for ``delta_g in (0, 1/e)`` and any fixed ``x > 0``, a valid
     privacy odometer.  Domain: ``eps_i >= 0`` (possibly none), ``x > 0``,
-    ``delta_g in (0, 1/e)``.  Catalog-003 §8: 1000 rounds of 0.01, ``x = 0.1``,
+    ``delta_g in (0, 1/e)``.  Computed independently: 1000 rounds of 0.01, ``x = 0.1``,
     ``delta_g = 1e-3`` give 2.0736316215620523 (double precision: 13 digits agree).
 
     >>> print(mpmath.nstr(fixed_x_odometer(eps=["0.01"] * 1000, x="0.1", delta_g="1e-3"), 13))
@@ -126,7 +126,7 @@ def advanced_odometer(ctx: Ctx, eps: list[MPF], n: int, delta_g: MPF,
 
     RRUV16 Theorem 6.5: for ``delta_g in (0, 1/e)`` a valid privacy odometer, (11) when
     ``sum eps_i^2`` lies in ``[1/n^2, 1]`` and (12) otherwise.  Domain: ``eps_i >= 0``
-    (possibly none), integer ``n >= 2``, ``delta_g in (0, 1/e)``.  Catalog-003 §8
+    (possibly none), integer ``n >= 2``, ``delta_g in (0, 1/e)``.  Computed independently
     (``n = 10^4``, ``delta_g = 1e-3``): 1000 rounds of 0.01 give 2.239161273812178 by
     (11); 200 rounds of 0.1 give 22.48706441292712 and 10 rounds of 1e-6 give
     0.0004668450204048619, both by (12).
@@ -149,8 +149,8 @@ def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:
     ``sum eps_i (e^eps_i - 1) + sqrt(2 sum eps_i^2 log(1/delta_g))`` (RRUV16 §1.1,
     footnote 2's heterogeneous advanced composition, ``RRUV16:fn2-advanced``) used as an
     odometer.  Theorem 6.1 says no odometer of this order is valid; the stopping-time
-    adversary exceeds it with probability about 0.2 at ``delta_g = 0.05`` (catalog-003
-    §6).  Not registered: it exists to be rejected by the statistical tests.
+    adversary exceeds it with probability about 0.2 at ``delta_g = 0.05`` (simulated
+    in stats_tests/odometers).  Not registered: it exists to be rejected by the statistical tests.
     """
     return 2 * drift + ctx.sqrt(2 * S * ctx.log(1 / delta_g))
 

@@ -1,6 +1,6 @@
 """Privacy-loss examples of the advanced-composition lecture notes.
 
-Source: LEC11, notes N11-N18 of catalog-002: the law of the Gaussian
+Source: LEC11 (lecture notes on advanced composition), displays N11-N18: the law of the Gaussian
 mechanism's privacy loss and its tail, the notes' calibration of ``sigma`` (with its
 unstated condition made explicit), the expected loss of randomized response, and the
 "Name & Shame" and leaky-randomized-response pairs.  Three slips of the notes are
@@ -122,7 +122,8 @@ def notes_gaussian_sigma(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
 
     Proof note.  The privacy loss of the Gaussian mechanism with sensitivity 1 is
     ``I ~ N(1/(2 sigma^2), 1/sigma^2)``, so ``P[I > eps] = Q((eps - 1/(2 sigma^2)) sigma)``.
-    With ``L = ln(1/delta)`` and the notes' ``sigma`` the standardized threshold is ``z = 2 sqrt L - eps/(4 sqrt L)``; ``Q(z) <= e^(-z^2/2)``
+    With ``L = ln(1/delta)`` and the notes' ``sigma`` the standardized threshold is
+    ``z = 2 sqrt L - eps/(4 sqrt L)``; ``Q(z) <= e^(-z^2/2)``
     for ``z >= 0`` gives ``Q(z) <= delta`` once ``z >= sqrt(2 L)``, i.e.
     ``eps <= 4(2 - sqrt 2) L``.  Beyond it the claim fails (``eps = 10, delta = 1/2``:
     ``P[I > eps] = 0.91``).  Domain: ``eps > 0``, ``delta in (0, 1)``,

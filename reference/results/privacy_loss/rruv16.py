@@ -2,7 +2,7 @@
 
 Source: RRUV16 §2 — Definitions 2.1, 2.2 and 2.6 and Lemma 2.3, whose part
 (ii) is printed with a false constant and implemented here corrected (erratum
-``RRUV16:Lem2.3-ii``; catalog-003 §2).
+``RRUV16:Lem2.3-ii``).
 """
 
 from __future__ import annotations

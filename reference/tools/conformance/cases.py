@@ -2,7 +2,7 @@
 
 Inputs are Python floats and ints, passed unchanged to the library *and* (exactly) to
 our reference, so both sides judge the same numbers.  The grid reuses the points of
-anchors §3 (where the numbers of each library were first seen) and adds the edges where
+the library comparison made when this harness was built and adds the edges where
 defects showed up (k = 1023/1024 for dp-accounting, eps0 = 2 and 1 for prv-accountant,
 delta = 0 for autodp).
 
@@ -55,15 +55,15 @@ OPTIMAL_POINTS = [(0.001, 500), (0.001, 10_000), (0.1, 500), (0.1, 10_000), (1.0
 #: (eps_i, count) groups of heterogeneous pure-DP rounds.
 HETEROGENEOUS_POINTS = [((0.1, 20), (0.5, 10), (1.0, 5)), ((0.01, 200), (0.05, 100))]
 DELTA0_POINTS = [(0.1, 500), (1.0, 10)]
-#: (rho, alpha, v): anchors §3.3.
+#: (rho, alpha, v): the confseq boundary comparison.
 MIXTURE_POINTS = [(1.0, 0.05, 1.0), (1.0, 0.05, 100.0), (1.0, 0.05, 1e6), (1.0, 1e-6, 1e4),
                   (100.0, 0.05, 1.0), (100.0, 1e-6, 1e6)]
-#: (eps0, eps_g, delta_g): anchors §4.5 and a second budget.
+#: (eps0, eps_g, delta_g): the diffprivlib budget case and a second budget.
 FILTER_POINTS = [(0.001, 0.11, 1e-6), (0.01, 1.0, 1e-6)]
 ODOMETER_SCALES = [[1.0, 2.0, 0.5], [10.0] * 20]
 #: Relative slack for confseq: it re-derives the mixture precision from (v_opt, alpha_opt)
-#: in double precision (<= 1e-15 relative), far below any real discrepancy (anchors §3.3:
-#: the conventions differ by 2-14 %).
+#: in double precision (<= 1e-15 relative), far below any real discrepancy (measured with
+#: confseq 0.0.11: the conventions differ by 2-14 %).
 MIXTURE_SLACK = 1e-13
 DELTA = 1e-6
 

@@ -1,6 +1,6 @@
 """Types of the conformance harness: settings, theorems, claims, cases and outcomes.
 
-Two notions are kept apart on purpose (anchors §4.5):
+Two notions are kept apart on purpose:
 
 * a :class:`CompositionTheorem` bounds the privacy of k mechanisms whose privacy
   parameters are fixed before the first one runs (the mechanisms themselves may be

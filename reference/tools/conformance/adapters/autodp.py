@@ -1,7 +1,7 @@
 """autodp: zCDP conversion, analytic Gaussian, KOV15 Thm 3.5 accountant, RDP composition.
 
-Recipes of anchors §7.  ``DP_acct.get_eps`` tests ``delta is 0`` (identity with a
-literal): ``get_eps(0)`` and ``get_eps(0.0)`` disagree for pure-DP spends (anchors §4.3);
+How each number is obtained.  ``DP_acct.get_eps`` tests ``delta is 0`` (identity with a
+literal): ``get_eps(0)`` and ``get_eps(0.0)`` disagree for pure-DP spends;
 both calls are run as separate methods so the report shows the inconsistency.
 """
 

@@ -1,7 +1,7 @@
 """confseq (Howard et al.): uniform boundaries, the two-sided normal mixture.
 
 confseq takes no mixture precision: it derives it from ``(v_opt, alpha_opt)``,
-two-sided ``rho = v_opt / (2 ln(1/a) + ln(1 + 2 ln(1/a)))`` (anchors §2); the adapter
+two-sided ``rho = v_opt / (2 ln(1/a) + ln(1 + 2 ln(1/a)))``; the adapter
 inverts that map.  Only the compiled ``confseq.boundaries`` imports under NumPy 2.
 """
 

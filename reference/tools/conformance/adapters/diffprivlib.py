@@ -3,7 +3,7 @@
 ``total`` applies the fixed-parameter composition theorem to a list of spends (sound);
 ``spend`` refuses a spend when that total would exceed the budget, i.e. the same theorem
 is used as a privacy filter on adaptively chosen spends, which no filter theorem covers
-(anchors §4.5).
+.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """dp-accounting (Google): RDP zCDP conversion, Gaussian curve, KOV grid, PLD.
 
-Recipes of anchors §7.  ``advanced_composition`` evaluates KOV15 Thm 3.3 on the grid
-``(k - 2i) eps0`` in floating point and overflows for k >= 1024 (anchors §4.2).
+How each number is obtained.  ``advanced_composition`` evaluates KOV15 Thm 3.3 on the grid
+``(k - 2i) eps0`` in floating point and overflows for k >= 1024.
 """
 
 from __future__ import annotations

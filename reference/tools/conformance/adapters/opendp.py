@@ -1,6 +1,6 @@
 """OpenDP: zCDP -> approx-DP cast, compositions, fully adaptive odometer and filter.
 
-Recipes of anchors §7 and §3.4.  OpenDP rounds every step outward, so its values should
+How each number is obtained.  OpenDP rounds every step outward, so its values should
 never fall below ours.  ``make_fully_adaptive_composition`` / ``make_privacy_filter``
 are OpenDP's odometer and filter (``FullyAdaptive``): the basic sum for pure DP and zCDP.
 """

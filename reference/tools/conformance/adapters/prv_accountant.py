@@ -2,7 +2,7 @@
 
 ``compute_epsilon`` returns ``(lower, estimate, upper)``; the upper end is the bound a
 user relies on and is judged.  ``PureDPMechanism.rdp`` is not the RDP of eps-DP, so the
-automatic domain is too small and mass is cut for large eps0 (anchors §4.1).
+automatic domain is too small and mass is cut for large eps0.
 """
 
 from __future__ import annotations
