@@ -10,7 +10,7 @@
 * right: ``max |log P_x[N = k] / P_x'[N = k]| / eps_k`` of ReducedAboveThreshold by round
   (exact halting probabilities, trivial Alg, ``u(x) = tau``, ``u(x') = tau - Delta``,
   constant and increasing eps), for Algorithm 1 and for the variant that redraws the
-  threshold noise each round (catalog-001 §4).
+  threshold noise each round.
 """
 
 from __future__ import annotations

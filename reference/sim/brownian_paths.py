@@ -2,7 +2,7 @@
 
 * :class:`BrownianMechanism`: one dataset, releases ``f(x) + B_t`` at exact,
   non-increasing times chosen adaptively (each release drawn from the Brownian bridge
-  from 0 at time 0 to the previous value; catalog-001 §2 implementation note).
+  from 0 at time 0 to the previous value).
 * :func:`backward_paths`: many independent paths on one decreasing grid, vectorised
   (independent increments in increasing time, then reversed).
 * :func:`bridge_step`: one backward step for many paths with per-path times.

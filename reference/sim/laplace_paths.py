@@ -1,6 +1,6 @@
 """Vectorised samplers of the Laplace noise-reduction processes and of LNR.
 
-Three independent constructions of the same process (catalog-001 §3, catalog-000 §7):
+Three independent constructions of the same process (WRWR22 §4, RSWR23 App. A):
 
 * :func:`laplace_chain`: Koufogiannis et al.'s chain, WRWR22 eq. (4), on an increasing grid
   with ``t_0 = 0`` (coin flips, forward in time);

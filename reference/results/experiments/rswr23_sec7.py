@@ -39,13 +39,13 @@ class DoublingRun(NamedTuple):
                   r"\iff\hat y\ge\frac{2+\alpha}{\alpha}s\ \text{or}\ \hat y<-\frac{2-\alpha}"
                   r"{\alpha}s",
         params=[unit_open("alpha", "0.1", "target relative error")], status="reconstructed",
-        notes="Closed form and the alpha/2 guarantee derived in catalog-000 §6 (audit A5).")
+        notes="Closed form and the alpha/2 guarantee derived here (see the proof note).")
 def acceptance(ctx: Ctx, alpha: MPF) -> Acceptance:
     """The thresholds of RSWR23 §7.2's stopping condition in units of the noise scale ``s``.
 
     The printed condition accepts a noisy count ``y`` iff ``y >= (2 + alpha)/alpha s`` or
     ``y < -(2 - alpha)/alpha s``; an accepted ``y > 0`` within ``s`` of the true count has
-    relative error at most ``alpha/2``.  Domain: ``alpha in (0, 1)``.  Audit A5: 21 and 19
+    relative error at most ``alpha/2``.  Domain: ``alpha in (0, 1)``.  21 and 19
     at ``alpha = 0.1``.
 
     >>> print(acceptance(alpha="0.1"))
@@ -74,7 +74,7 @@ def doubling_run(ctx: Ctx, eps1_sq: MPF, target_sq: MPF) -> DoublingRun:
     """Doubling the squared parameter from ``eps1^2`` until it reaches ``eps*^2``: the
     overshoot ``(eps^(m)/eps*)^2`` and the spend ``sum_i (eps^(i))^2 / eps*^2``.
 
-    RSWR23 §7.1 (audit A3): both stay below 2 and 4; the sups are approached when ``eps*^2``
+    RSWR23 §7.1: both stay below 2 and 4; the sups are approached when ``eps*^2``
     just exceeds a doubling step.  Domain: ``0 < eps1_sq <= target_sq``.
 
     >>> r = doubling_run(eps1_sq="1e-4", target_sq="0.1024000001")

@@ -74,7 +74,7 @@ class UnifiedBrownianFilter:
     @classmethod
     def from_dp(cls, eps: object, delta_pp: object, delta: object = 0) -> UnifiedBrownianFilter:
         """The filter whose guarantee is at most ``(eps, delta + delta'')``: ``rho`` is the
-        certified budget of RSWR23:Lem2.3-inverse (catalog-000 A1: 1.353015 at (10, 1e-6))."""
+        certified budget of RSWR23:Lem2.3-inverse)."""
         cert = zcdp_budget(eps=eps, delta=delta_pp)
         return cls(rho=cert.value, delta_pp=delta_pp, delta=delta)
 

@@ -4,7 +4,7 @@ Source: RSWR23: Theorem 2 (the zCDP filter of Whitehouse et al. 2023),
 Lemma 5.2 (the ex-post filter) and Theorem 3 (both at once, by concurrent composition).
 Each rule is evaluated on the parameters chosen so far *including* the proposed next
 round (the sums over ``m <= n + 1``), before that round runs, as in RRUV16 Algorithm 3.
-Decisions are exact (:mod:`reference.core.decide`).  Catalog-000 §2, §4.
+Decisions are exact (:mod:`reference.core.decide`).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def _sum(ctx: Ctx, xs: list[MPF]) -> MPF:
                 precondition=all_of(_lengths("rho", "deltas", extra=False),
                                     max_length("rho", MAX_ROUNDS)),
                 notes="The transcript up to N is (eps, delta + delta'')-DP (the printed "
-                      "closing sentence says (eps, delta); catalog-000 §9 item 11). HALT iff "
+                      "closing sentence says (eps, delta)). HALT iff "
                       "a condition holds for the prefix including the proposal.")
 def zcdp_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], eps: MPF, delta: MPF,
                 delta_pp: MPF, halt: bool) -> ZCDPFilterDecision:
@@ -136,7 +136,7 @@ def zcdp_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], eps: MPF, delta: MP
     ``sum delta_m > delta``; the stopped transcript is ``(eps, delta + delta'')``-DP.
     Equivalently ``sum rho <= rho*(eps, delta'')`` (RSWR23:Lem2.3-inverse).  Domain:
     ``rho_m >= 0``, ``delta_m in [0, 1)``, ``eps > 0``, ``delta >= 0``,
-    ``delta'' in (0, 1)``.  Catalog-000 A1: ``sum rho = 1.3525`` fits ``(10, 1e-6)``
+    ``delta'' in (0, 1)``.  RSWR23 §7.2: ``sum rho = 1.3525`` fits ``(10, 1e-6)``
     (epsilon 9.9978), 1.3531 does not (the budget is 1.353015):
 
     >>> d = zcdp_filter(rho=["1.3525"], eps=10, delta_pp="1e-6")
@@ -212,7 +212,7 @@ def _concurrent_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]
                                     _budget_condition("expost", "eps_post"),
                                     max_length("rho", MAX_ROUNDS),
                                     max_length("expost", MAX_ROUNDS)),
-                notes="The printed N is garbled (catalog-000 §9 item 13); implemented as the "
+                notes="The printed N is garbled; implemented as the "
                       "minimum of the two rules, each on its own subsequence. The later text's "
                       "'as in Lemma 5.2' means this theorem.")
 def concurrent_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], expost: list[MPF],

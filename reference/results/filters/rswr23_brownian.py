@@ -1,7 +1,6 @@
 """Privacy filters for Brownian noise reduction, alone and with approximate zCDP (RSWR23 §6.2).
 
-Source: RSWR23 condition (3), Lemma 6.2, condition (4), Theorem 6.
-Catalog-000 §5 and §9 items 5–8.  Round-by-round objects are in
+Source: RSWR23 condition (3), Lemma 6.2, condition (4), Theorem 6.  Round-by-round objects are in
 :mod:`reference.results.filters.brownian_objects`.
 
 Units: a sensitivity-1 Brownian mechanism stopped at time ``t`` costs ``1/(2t)`` (its
@@ -160,7 +159,7 @@ def unified_filter(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], 
 
     RSWR23 Theorem 6, with the constant its proof gives.  Domain: ``rho_i >= 0``,
     ``delta_i in [0, 1)``, ``t_i > 0``, spend ``<= rho``, ``rho > 0``, ``delta >= 0``,
-    ``delta'' in (0, 1)``.  Catalog-000 A1: the experiments' budget
+    ``delta'' in (0, 1)``.  RSWR23 §7.2: the experiments' budget
     ``sum eps^2 = 2.705`` (``rho = 1.3525``) gives epsilon 9.9978 at ``delta'' = 1e-6``:
 
     >>> d = unified_filter(rho_z=["0.00125"], t=["200"], rho="1.3525", delta_pp="1e-6")
@@ -178,7 +177,7 @@ def unified_filter(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], 
                 params=_UNIFIED_PARAMS, prepare=_unified_decide, precondition=_UNIFIED_PRE,
                 probabilistic=True,
                 notes="As printed: valid (it exceeds RSWR23:Thm6's epsilon) but loose, and "
-                      "inconsistent with the §7 budget 2.705 (catalog-000 A1).")
+                      "inconsistent with the §7 budget 2.705.")
 def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF],
                            rho: MPF, delta: MPF, delta_pp: MPF, halt: bool) -> UnifiedDecision:
     """RSWR23 Theorem 6 as printed: epsilon ``rho + 2 sqrt(2 rho log(1/delta''))``.
@@ -235,7 +234,7 @@ def _zcdp_step_check() -> Check:
         corrected = mgf * mp.exp(-lam * (lam - 1) * rho)
     return Check(bool(printed > 1.5 and abs(corrected - 1) < mp.mpf(10) ** -15),
                  f"rho = 0.5, lambda = 2: printed expectation {mpmath.nstr(printed, 6)} > 1 "
-                 f"(catalog-000 MC 1.648); with rho_n: {mpmath.nstr(corrected, 6)}")
+                 f"(a Monte Carlo estimate gives 1.648); with rho_n: {mpmath.nstr(corrected, 6)}")
 
 
 @erratum("RSWR23:Thm6-eq10", location="RSWR23 proof of Theorem 6, eq. (10)",

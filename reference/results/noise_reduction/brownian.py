@@ -1,7 +1,7 @@
 """The Brownian mechanism: privacy loss, its sensitivity bound, noise reduction.
 
 Source: WRWR22 Definition 3.1, Lemma 3.2, Theorem 3.4; RSWR23
-Definition 4.4, Lemma 4.1, Theorem 4.  Catalog-001 §2, catalog-000 §3 and §5.
+Definition 4.4, Lemma 4.1, Theorem 4.
 
 The mechanism releases ``y_k = f(x) + B_{T_k}`` at non-increasing times ``T_1 >= T_2 >= ...``
 (time = noise variance).  For neighbours with ``f(x) - f(x') = u``, the loss of the
@@ -75,15 +75,15 @@ _LOSS_PARAMS = [real_seq("fx", "1,0", "f(x), the statistic on the true data"),
         statement=r"\mathcal L_{1:n}=\frac{\|f(x)-f(x')\|_2^2}{2T_n}+\frac{\langle f(x)-f(x'),"
                   r"B_{T_n}\rangle}{T_n}",
         params=_LOSS_PARAMS, precondition=_VECTORS,
-        notes="Proof in the missing App. B; reconstructed in catalog-001 §2. Also holds at a "
+        notes="Proof in the missing App. B, reconstructed in the docstring. Also holds at a "
               "stopping function N(x) in place of n.")
 def brownian_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
     """The privacy loss ``|u|^2/(2T) + <u, B_T>/T`` (``u = f(x) - f(x')``) of the Brownian
     mechanism's releases up to the one at time ``T``.
 
     WRWR22 Theorem 3.4: ``log p_x(y)/p_x'(y)`` at ``y = f(x) + B_T``; in law
-    ``N(|u|^2/(2T), |u|^2/T)``.  Domain: vectors of one length, ``t > 0``.  Catalog-001
-    §2: ``f(x) = e_1``, ``f(x') = 0``, ``B = 0.7 e_1``, ``T = 1`` gives ``1/2 + 0.7 = 1.2``:
+    ``N(|u|^2/(2T), |u|^2/T)``.  Domain: vectors of one length, ``t > 0``.  By hand:
+    ``f(x) = e_1``, ``f(x') = 0``, ``B = 0.7 e_1``, ``T = 1`` gives ``1/2 + 0.7 = 1.2``:
 
     >>> print(brownian_loss(fx="1,0", fxp="0,0", b="0.7,0", t=1))
     1.2
@@ -97,7 +97,7 @@ def brownian_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF)
                   r"B^{(t)}\rangle}{t}",
         params=_LOSS_PARAMS, precondition=_VECTORS, status="corrected",
         notes="Printed with <f(x') - f(x), B>: same law, opposite sign pathwise "
-              "(erratum RSWR23:Thm4-sign; catalog-000 §9 item 1).")
+              "(erratum RSWR23:Thm4-sign).")
 def brownian_loss_rswr23(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF],
                          t: MPF) -> MPF:
     """RSWR23 Theorem 4 (Whitehouse et al.), with the inner product's sign corrected.
@@ -123,7 +123,7 @@ def loss_bound(ctx: Ctx, t: MPF, w: MPF, sensitivity: MPF) -> MPF:
 
     WRWR22 Theorem 3.4 (second part), RSWR23 Theorem 4: for ``c = |f(x) - f(x')| <= Delta``
     the loss is ``c^2/(2T) + c W_T/T``, at most the bound.  At ``W = 0`` it is the zCDP
-    cost ``1/(2T) = eps^2/2`` of a release at ``T = 1/eps^2`` (catalog-000 audit A4).
+    cost ``1/(2T) = eps^2/2`` of a release at ``T = 1/eps^2`` (RSWR23 §7.1).
     Domain: ``t > 0``, any ``w``, ``sensitivity > 0``.
 
     >>> print(loss_bound(t=100, w=0))
@@ -141,7 +141,7 @@ def loss_bound(ctx: Ctx, t: MPF, w: MPF, sensitivity: MPF) -> MPF:
                 real("fx", "1", "f(x)"), real("fxp", "0", "f(x')")],
         precondition=all_of(_equal_lengths("times", "y"), _non_increasing("times"),
                             max_length("times", MAX_DIM)),
-        notes="Proof in the missing App. B; the joint density telescopes (catalog-001 §2). "
+        notes="Proof in the missing App. B; the joint density telescopes. "
               "The property test computes the joint Gaussian likelihood ratio of the whole "
               "path, covariance min(T_i, T_j), independently.")
 def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MPF:
@@ -167,7 +167,7 @@ def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MP
                    "law and the bound with W^+ are unchanged",
          kind="typo", result="RSWR23:Thm4")
 def _sign_check() -> Check:
-    """Direct evaluation of the Gaussian log-density ratio at one point (catalog-001 §2)."""
+    """Direct evaluation of the Gaussian log-density ratio at one point."""
     with mp.workdps(30):
         y, t = mp.mpf("1.7"), mp.mpf(1)      # f(x) = 1, f(x') = 0, B = 0.7
         exact_ratio = (-(y - 1) ** 2 + y**2) / (2 * t)

@@ -2,7 +2,7 @@
 
 Source: RSWR23 §6.1: Lemma 6.1 (the backward martingale), eq. (2) (the product
 of stopped e-values across adaptively chosen mechanisms), Theorem 5 (ex-post privacy of
-composed Brownian mechanisms; false as printed), Remark 3.  Catalog-000 §5.
+composed Brownian mechanisms; false as printed), Remark 3.
 
 ``B_t/t`` is a martingale in *reverse* time (the filtration ``G_t = sigma(B_u, u >= t)``
 shrinks as ``t`` grows), so ``exp(l B_t/t - l^2/(2t))`` stopped at a time chosen by
@@ -102,12 +102,12 @@ def product_evalue(ctx: Ctx, lam: MPF, b: list[MPF], tau: list[MPF]) -> MPF:
         precondition=max_length("t", MAX_DIM), status="corrected", probabilistic=True,
         notes="Printed without the drift sum 1/(2 t_i): false (erratum RSWR23:Thm5, exact "
               "counterexample 0.958 vs delta = 0.05). For one mechanism this is "
-              "psi^C_gamma(t) = psi^M_{gamma t^2}(t) (catalog-001 §6).")
+              "psi^C_gamma(t) = psi^M_{gamma t^2}(t).")
 def composed_expost(ctx: Ctx, t: list[MPF], gamma: MPF, delta: MPF) -> MPF:
     """The ex-post bound ``sum 1/(2 t_i) + psi(sum 1/t_i; gamma, delta)`` of adaptively
     composed sensitivity-1 Brownian mechanisms stopped at ``t_1, t_2, ...``.
 
-    RSWR23 Theorem 5 with the drift the construction needs (catalog-000 §5): the loss is
+    RSWR23 Theorem 5 with the drift the construction needs: the loss is
     ``V/2 + S`` with ``V = sum 1/t_i`` and ``S = sum B_i/t_i``, and the mixture of eq. (2)
     bounds ``|S|`` by ``psi(V)`` at every ``m`` except with probability ``delta``.
     Domain: ``t_i > 0``, ``gamma > 0``, ``delta in (0, 1)``.  At ``t = 1/100``:

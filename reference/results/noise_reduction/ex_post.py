@@ -5,7 +5,6 @@ privacy loss exceeds the output-dependent bound ``E(A(x))`` with probability at 
 ``delta``.  The registered definitions return the *excess* ``(L - E)^+`` of one realised
 loss over its bound (0 when the bound holds); :func:`reference.sim.ex_post.check_expost`
 turns many simulated runs into the Clopper–Pearson test of ``P[L > E] <= delta``.
-Catalog-001 §1, catalog-000 §3–§4.
 """
 
 from __future__ import annotations

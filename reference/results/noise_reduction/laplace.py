@@ -4,11 +4,11 @@ Sources: WRWR22 §4 — eq. (4) (Koufogiannis et al.'s chain), eq. (5) (the
 continuous-time process from a Poisson process of intensity ``2/t``), Definition 4.1 (LNR)
 and Proposition 4.2 (ex-post privacy ``Delta_1/T_N``); RSWR23 Appendix A — the
 Lévy-measure construction (eq. (13)), the flat-interval probability, Definition A.1 and
-Lemma A.1.  Catalog-001 §3, catalog-000 §7.  ``Lap(b)`` has scale ``b``: density
+Lemma A.1.  ``Lap(b)`` has scale ``b``: density
 ``exp(-|z|/b)/(2b)``, characteristic function ``1/(1 + b^2 u^2)``.  Time ``t`` is the scale:
 more time, more noise.
 
-Decisions where the sources are silent (catalog-001 §3 [ISSUE], §8):
+Decisions where the sources are silent:
 
 * **t_0 in eq. (4)** is 0: the first step moves with probability 1, so ``zeta_1 ~ Lap(t_1)``
   (erratum ``WRWR22:Eq4-t0``).
@@ -112,7 +112,7 @@ def stay_probability(ctx: Ctx, t_prev: MPF, t: MPF) -> MPF:
                 positive("s", "1", "earlier time, s >= eta"),
                 positive("t", "2", "later time, t >= s")],
         precondition=all_of(_ordered("eta", "s"), _ordered("s", "t")), probabilistic=True,
-        notes="Proof of the marginal (missing App. D) reconstructed in catalog-001 §3. The "
+        notes="Proof of the marginal (missing App. D) reconstructed here (see the proof note). The "
               "no-jump probability equals eq. (4)'s stay probability, so the process has the "
               "chain's finite-dimensional laws; given a jump, Z_t - Z_s ~ Lap(t).")
 def jump_law(ctx: Ctx, eta: MPF, s: MPF, t: MPF) -> JumpLaw:
@@ -181,7 +181,7 @@ def flat_probability(ctx: Ctx, t1: MPF, t2: MPF) -> MPF:
 
     RSWR23 App. A: ``int_{t1}^{t2} int psi(z;u) dz du = 2 log(t2/t1)``, so the path is flat
     with probability ``(t1/t2)^2``, the stay probability of WRWR22 eq. (4).
-    Domain: ``0 < t1 <= t2``.  Catalog-000 §7 pilot: 0.1225 at ``(0.7, 2)``:
+    Domain: ``0 < t1 <= t2``.  0.1225 at ``(0.7, 2)``:
 
     >>> print(mpmath.nstr(flat_probability(t1="0.7", t2=2), 6))
     0.1225
@@ -210,8 +210,8 @@ def _above_eta(values: Mapping[str, Any], where: str) -> None:
         params=[*_PATH, positive("eta", "1/2", "start of the process Z (times must be >= eta)")],
         precondition=all_of(*_PATH_CHECKS, _above_eta), status="reconstructed",
         notes="The text states no loss formula; the path's likelihood ratio telescopes (the "
-              "transition kernels, an atom at 0 plus a Laplace part, do not depend on f), "
-              "catalog-001 §3. T_n >= eta is required (erratum WRWR22:Def4.1-eta).")
+              "transition kernels, an atom at 0 plus a Laplace part, do not depend on f). "
+              "T_n >= eta is required (erratum WRWR22:Def4.1-eta).")
 def lnr_path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF,
                   eta: MPF) -> MPF:
     """The privacy loss of LNR's released path ``y_1, ..., y_n``: its last release's.
@@ -264,7 +264,7 @@ def lnr_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], x: list[MPF], t: MPF) -> M
 
     RSWR23 Lemma A.1 as proved: ``log p_t(y - f(x)) / p_t(y - f(x'))`` at ``y = f(x) + X``,
     summed over independent coordinates; ``|L| <= ||f(x) - f(x')||_1 / t``.  Domain:
-    vectors of one length, ``t > 0``.  Catalog-000 §7 example: ``-(0.339 - 0.261)/0.7`` (the
+    vectors of one length, ``t > 0``.  Example: ``-(0.339 - 0.261)/0.7`` (the
     catalog rounds it to -0.113; the printed ``Delta_1 = 1`` form gives +0.46):
 
     >>> print(mpmath.nstr(lnr_loss(fx=[0], fxp=["0.6"], x=["0.339"], t="0.7"), 6))

@@ -6,7 +6,7 @@ LNR) are accurate enough.  Round ``n`` uses ``eps_n = E_n(Alg_{1:n-1}(x)) <= eps
 Laplace process (WRWR22 eq. (5), ``eta = 2 Delta/eps_max``, ``S_n = 2 Delta/eps_n``; the paper
 calls ``S_n`` ``T_n``) and a fresh query noise ``xi_n ~ Lap(4 Delta/eps_n)``; it prints 1 and
 halts when ``u(Alg_n(x), x) + xi_n >= tau + zeta_n``, else prints 0.  With constant
-``eps_n`` it is AboveThreshold.  Catalog-001 §4.
+``eps_n`` it is AboveThreshold.
 
 Decisions where the text is silent or garbled (errata ``WRWR22:Thm5.1-transcript``):
 
@@ -83,8 +83,8 @@ def rat_scales(ctx: Ctx, eps: MPF, eps_max: MPF, sensitivity: MPF) -> RATScales:
         params=[real("alg_loss", "0.3", "L^Alg_{1:N}: loss of the Alg iterates released"),
                 positive("eps", "0.5", "E_N, RAT's privacy function at the halting round")],
         probabilistic=True,
-        notes="Proof (missing App. C) reconstructed in catalog-001 §4 by the AboveThreshold "
-              "coupling. The transcript includes the Alg iterates (erratum "
+        notes="Proof (missing App. C) reconstructed by the AboveThreshold coupling (proof "
+              "note). The transcript includes the Alg iterates (erratum "
               "WRWR22:Thm5.1-transcript). The threshold part is checked exactly "
               "(halting_probabilities) and by simulation.")
 def rat_loss_bound(ctx: Ctx, alg_loss: MPF, eps: MPF) -> MPF:
@@ -117,7 +117,7 @@ def bm_rat_expost(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> E
     """``(2 psi^M_rho(T_N), delta)``: twice the loss bound of testing on public data.
 
     WRWR22 Corollary 5.2 (Theorem 5.1 with ``L^BM_N <= psi(T_N)`` except with probability
-    ``delta``).  Domain: as WRWR22:Thm3.6-mixture.  Twice catalog-001's 8.02650892465936:
+    ``delta``).  Domain: as WRWR22:Thm3.6-mixture.  Twice WRWR22:Thm3.6-mixture's 8.02650892465936:
 
     >>> import mpmath
     >>> print(mpmath.nstr(bm_rat_expost(t=1, rho=1, delta="1e-6").eps, 15))

@@ -2,10 +2,10 @@
 
 ``X_t = P_1(t) - P_2(t)`` with independent homogeneous Poisson processes of rates
 ``lam1, lam2`` is Markov with independent increments and ``X_t ~ Skell(t lam1, t lam2)``;
-releasing ``f(x) + X_{T_n}`` at non-increasing times is a noise reduction mechanism.
-Catalog-001 §3.  The privacy analysis is in a missing appendix ("Appendix ??"); only the
-noise-reduction property (the path's log-likelihood ratio is its last release's) is
-implemented, derived in catalog-001 §3: the joint pmf telescopes as for the Brownian
+releasing ``f(x) + X_{T_n}`` at non-increasing times is a noise reduction mechanism.  The
+privacy analysis is in a missing appendix ("Appendix ??"); only the noise-reduction
+property (the path's log-likelihood ratio is its last release's) is implemented, derived in
+the proof note of :func:`skellam_path_loss`: the joint pmf telescopes as for the Brownian
 mechanism.
 
 Decisions and errata: the text calls the Poisson variables "independent Laplace random
@@ -123,13 +123,13 @@ def _int_path(values: Mapping[str, Any], where: str) -> None:
                             max_length("times", MAX_DIM), _int_path),
         status="reconstructed",
         notes="No privacy analysis survives (the appendix is missing); the noise-reduction "
-              "identity is derived in catalog-001 §3. Integer f is required (erratum "
+              "identity is derived here (see the proof note). Integer f is required (erratum "
               "WRWR22:Sec4-Skellam-integer).")
 def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, fxp: int,
                       lam1: MPF, lam2: MPF) -> MPF:
     """The privacy loss of the released path: the Skellam log-pmf ratio at the last release.
 
-    WRWR22 §4 (Skellam noise reduction; reconstructed, see catalog-001 §3).
+    WRWR22 §4 (Skellam noise reduction; reconstructed).
 
     The joint pmf of ``y_1..y_n`` is ``P[X_{T_n} = y_n - f] prod_k P[increment = y_k -
     y_{k+1}]`` and only the first factor depends on ``f``.  Domain: non-increasing positive

@@ -17,7 +17,7 @@ stopping condition of §7.2 (:func:`accept`) or the budget runs out:
 Budget: ``(eps, delta'') = (10, 1e-6)``, i.e. ``sum eps^2 <= 2 rho*`` with
 ``rho* = 1.353015`` certified by RSWR23:Lem2.3-inverse ("roughly 2.705" in §7.2).
 
-Assumptions the paper leaves open (catalog-000 A6): the dataset is drawn once per sample
+Assumptions the paper leaves open: the dataset is drawn once per sample
 size (seeded) and reused by every trial; the exponential mechanism is charged to the same
 budget; a selected item is removed from later selections; a round starts only if the
 remaining budget pays the EM and the smallest measurement (``eps^2 = 1e-4``); doubling's
