@@ -171,6 +171,17 @@ def mixture_time(ctx: Ctx, eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> 
     ``T_n = Gamma(E_n)`` makes it ``(E_N, delta)``-ex-post private.  Domain: ``E > 0``
     and the mixture boundary's.  Computed with mpmath at 50 digits at ``E = 2``: 8.81973548643302.
 
+    Proof note.  The corollary prints ``Gamma(E) = inf{t >= 0: psi(t) >= E}``. The mixture
+    boundary decreases in ``t`` (from ``+inf`` as ``t -> 0`` to 0 as ``t -> inf``; checked
+    by the property tests), so that set always contains times near 0 and the printed
+    infimum is 0 for every ``E`` (erratum WRWR22:Cor3.7-Gamma). The time the corollary
+    needs is the first from which the boundary stays at or below ``E``: ``inf{t > 0: psi(t)
+    <= E}``, the root of ``psi(t) = E`` by continuity and monotonicity. Releasing at ``T_n
+    = Gamma(E_n)`` then puts the loss of the stopped release below ``psi(T_N) <= E_N`` on
+    the event of Theorem 3.6, whose probability is at least ``1 - delta``: ``(E_N,
+    delta)``-ex-post privacy. The returned time carries an interval certificate of
+    ``psi(Gamma) <= E``.
+
     >>> cert = mixture_time(eps=2, rho=1, delta="1e-6")
     >>> print(mpmath.nstr(cert.value, 15), cert.holds)
     8.81973548643302 True
@@ -196,6 +207,11 @@ def linear_time(ctx: Ctx, eps: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
 
     WRWR22 Corollary 3.7 with the linear boundary; the target must exceed the floor
     ``Delta a``.  Domain: ``E > Delta a``, ``a, b, sensitivity > 0``.
+
+    Proof note.  Same reading of ``Gamma`` as ``WRWR22:Cor3.7-Gamma``. The linear boundary
+    is ``psi^L(t) = Delta a + Delta (Delta/2 + b)/t``, decreasing to its floor ``Delta a``;
+    ``psi^L(t) = E`` has the single root ``t = Delta (Delta/2 + b)/(E - Delta a)`` when ``E
+    > Delta a`` and none otherwise.
 
     >>> print(linear_time(eps=2, a="0.5", b=1).value)
     1.0
@@ -258,6 +274,13 @@ def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
     ``r - log(1 + r) = 2 log(1/delta)``.  Domain: as Theorem 3.6.  At ``t = 1``,
     ``delta = 1e-6`` the argmin is 0.0321545 (``r* = 31.100``; a direct numeric
     minimisation of ``psi^M_rho(1)`` agrees).
+
+    Proof note.  Write ``psi^M_rho(t) = Delta^2/(2t) + Delta g/t`` with ``g^2 = 2 (t + rho)
+    log(sqrt((t + rho)/rho)/delta) = (t + rho)(2 log(1/delta) + log(1 + t/rho))``. With
+    ``rho = t/r``, ``g^2 = t h(r)``, ``h(r) = (1 + 1/r)(c + log(1 + r))``, ``c = 2
+    log(1/delta)``. Then ``h'(r) = (r - c - log(1 + r))/r^2``; ``r - log(1 + r)`` increases
+    from 0, so ``h'`` changes sign once, at the root of ``r - log(1 + r) = c``: ``h`` is
+    unimodal with its minimum there, and so is ``rho -> psi^M_rho(t)``.
 
     >>> print(mpmath.nstr(optimal_rho(t=1, delta="1e-6").rho, 6))
     0.0321545

@@ -204,6 +204,13 @@ def doubling_bound(ctx: Ctx, ratio_sq: MPF) -> DoublingBound:
     ``r**4/(r**2 - 1) eps***2`` (geometric series; needs ``eps^(1) <= eps*``).  At the
     paper's ``r = sqrt(2)`` this is the stated 4 (RSWR23 §7.1).
 
+    Proof note.  With ``eps^(i) = r^(i-1) eps^(1)`` and ``m`` the first index with
+    ``eps^(m) >= eps*``: if ``m > 1``, ``eps^(m-1) < eps*`` so ``eps^(m) < r eps*``; if ``m
+    = 1`` the assumption ``eps^(1) <= eps*`` gives ``eps^(1) = eps*``. The squares form a
+    geometric series, ``sum_{i<=m} (eps^(i))^2 = (eps^(m))^2 sum_{j<m} r^(-2j) <
+    (eps^(m))^2 r^2/(r^2 - 1) < r^4/(r^2 - 1) eps*^2``. The paper states only ``r =
+    sqrt(2)``, where the bounds are 2 (squared overshoot) and 4.
+
     >>> bound = doubling_bound()
     >>> print(bound.overshoot, bound.spend)
     1.4142135623731 4.0

@@ -48,6 +48,13 @@ def acceptance(ctx: Ctx, alpha: MPF) -> Acceptance:
     relative error at most ``alpha/2``.  Domain: ``alpha in (0, 1)``.  21 and 19
     at ``alpha = 0.1``.
 
+    Proof note.  For ``y > s`` the ratio ``(y + s)/(y - s)`` exceeds 1, so the condition is
+    ``y + s <= (1 + alpha)(y - s)``, i.e. ``y >= (2 + alpha) s/alpha``. For ``y < -s``,
+    with ``w = -y``, the ratio is ``(w - s)/(w + s) < 1`` and the condition ``w - s > (1 -
+    alpha)(w + s)`` is ``w > (2 - alpha) s/alpha``. If ``y >= (2 + alpha) s/alpha`` and
+    ``|y - c| <= s`` for the true count ``c``, then ``|y - c|/c <= s/(y - s) <=
+    s/((2/alpha) s) = alpha/2``.
+
     >>> print(acceptance(alpha="0.1"))
     Acceptance(upper=mpf('21.0'), lower=mpf('19.0'), guarantee=mpf('0.05'))
     """

@@ -162,6 +162,16 @@ def unified_filter(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], 
     ``delta'' in (0, 1)``.  RSWR23 §7.2: the experiments' budget
     ``sum eps^2 = 2.705`` (``rho = 1.3525``) gives epsilon 9.9978 at ``delta'' = 1e-6``:
 
+    Proof note.  Each zCDP round costs ``rho_i`` and each Brownian round stopped at ``t_i``
+    costs ``1/(2 t_i)`` (its loss is ``N(1/(2t), 1/t)`` at sensitivity 1, the law of a
+    ``1/(2t)``-zCDP Gaussian release, uniformly over the stopping rule by Lemma 6.2). The
+    proof, with its slips fixed (errata RSWR23:Thm6-proof-zcdp-step, RSWR23:Thm6-eq10),
+    shows the interaction stopped when the spend reaches ``rho`` (or the deltas exceed
+    ``delta``) is ``delta``-approximately ``rho``-zCDP; Lemma 2.3 then gives ``(rho + 2
+    sqrt(rho log(1/delta'')), delta + delta'')``. The theorem prints ``2 sqrt(2 rho
+    log(1/delta''))``, which the proof does not produce (erratum RSWR23:Thm6-constant; kept
+    as RSWR23:Thm6-printed).
+
     >>> d = unified_filter(rho_z=["0.00125"], t=["200"], rho="1.3525", delta_pp="1e-6")
     >>> print(mpmath.nstr(d.eps, 5), d.spent, d.halt)
     9.9978 0.00375 False

@@ -106,6 +106,14 @@ def brownian_loss_rswr23(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF],
     reference measure being the unshifted Brownian motion.  Domain: as WRWR22:Thm3.4.
     The printed sign would give ``1/2 - 0.7 = -0.2`` here, the exact log-ratio is 1.2:
 
+    Proof note.  The release at time ``t`` is ``y = f(x) + B_t`` with ``B_t ~ N(0, t I)``;
+    its log-density ratio against ``x'`` is ``(|y - f(x')|^2 - |y - f(x)|^2)/(2t) = (|u +
+    B_t|^2 - |B_t|^2)/(2t) = |u|^2/(2t) + <u, B_t>/t`` with ``u = f(x) - f(x')``, and by
+    the noise-reduction property (WRWR22 Lemma 3.2) the whole released path has the loss of
+    its last release. The paper prints ``<f(x') - f(x), B>``: the same law (``B`` is
+    symmetric), so the bounds with ``W^+`` are unchanged, but the opposite value on every
+    path (erratum RSWR23:Thm4-sign).
+
     >>> print(brownian_loss_rswr23(fx="1,0", fxp="0,0", b="0.7,0", t=1))
     1.2
     """

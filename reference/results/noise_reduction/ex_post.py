@@ -85,6 +85,14 @@ def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
     RSWR23 Lemma 5.1 (the losses add, a union bound adds the deltas).  Domain: equally long
     sequences of nonnegative bounds and deltas.
 
+    Proof note.  If round ``i`` is ``(E_i, delta_i)``-ex-post private, ``P[L_i > E_i] <=
+    delta_i`` given the past, hence unconditionally. The total loss is ``L = sum L_i`` and
+    ``{L > sum E_i}`` lies in the union of the events ``{L_i > E_i}``, so a union bound
+    gives ``P[L > sum E_i] <= sum delta_i``. The paper's proof concludes ``P[L >= sum
+    E_i]`` from hypotheses with ``>``, which does not follow when all rounds sit on their
+    bounds (erratum RSWR23:Lem5.1); the strict form is used throughout. Not improvable in
+    general (take ``E_i = L_i``).
+
     >>> g = compose_expost(expost="0.5,0.25", deltas="0.01,0.02")
     >>> print(g.eps, g.delta)
     0.75 0.03

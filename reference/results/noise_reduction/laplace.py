@@ -183,6 +183,13 @@ def flat_probability(ctx: Ctx, t1: MPF, t2: MPF) -> MPF:
     with probability ``(t1/t2)^2``, the stay probability of WRWR22 eq. (4).
     Domain: ``0 < t1 <= t2``.  0.1225 at ``(0.7, 2)``:
 
+    Proof note.  Jumps of the process in ``(t1, t2]`` form a Poisson process with total
+    mass ``int_{t1}^{t2} int psi(z; u) dz du = int_{t1}^{t2} 2/u du = 2 log(t2/t1)``, so
+    the path has no jump there with probability ``exp(-2 log(t2/t1)) = (t1/t2)^2``. The
+    appendix prints the condition ``0 < t^(1) < t^(1)`` (erratum RSWR23:AppA-flat); the
+    statement holds for ``0 < t1 <= t2`` (equality gives 1) and agrees with the stay
+    probability of WRWR22 eq. (4).
+
     >>> print(mpmath.nstr(flat_probability(t1="0.7", t2=2), 6))
     0.1225
     """
@@ -219,6 +226,14 @@ def lnr_path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF,
     WRWR22 Definition 4.1 with the noise-reduction property of §4: ``log p_x(y_{1:n}) /
     p_x'(y_{1:n}) = (|y_n - f(x')| - |y_n - f(x)|)/T_n``.  Domain: non-increasing scales
     ``>= eta``, as many releases, ``d = 1`` (coordinates add: independent processes).
+
+    Proof note.  The process is read at non-increasing scales ``T_1 >= ... >= T_n >= eta``.
+    Given ``Z_{T_n}``, the values at the larger scales are ``Z_{T_n}`` plus increments
+    whose law (an atom at 0 plus a Laplace part) does not involve ``f``, so the joint
+    density of ``y_{1:n}`` is ``p_{T_n}(y_n - f) * prod_k K_k(y_k - y_{k+1})`` and only the
+    first factor depends on ``f``: the ratio telescopes to ``(|y_n - f(x')| - |y_n -
+    f(x)|)/T_n``. The text states no loss formula; it needs ``T_n >= eta``, the start of
+    the process (erratum WRWR22:Def4.1-eta).
 
     >>> print(lnr_path_loss(times="4,2,1", y="1.5,0.8,0.7", fx=1, fxp=0, eta="1/2"))
     0.4
@@ -264,8 +279,16 @@ def lnr_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], x: list[MPF], t: MPF) -> M
 
     RSWR23 Lemma A.1 as proved: ``log p_t(y - f(x)) / p_t(y - f(x'))`` at ``y = f(x) + X``,
     summed over independent coordinates; ``|L| <= ||f(x) - f(x')||_1 / t``.  Domain:
-    vectors of one length, ``t > 0``.  Example: ``-(0.339 - 0.261)/0.7`` (the
-    catalog rounds it to -0.113; the printed ``Delta_1 = 1`` form gives +0.46):
+    vectors of one length, ``t > 0``.  Example: ``-(0.339 - 0.261)/0.7`` (the printed
+    ``Delta_1 = 1`` form gives +0.46):
+
+    Proof note.  With independent coordinates and the ``Lap(t)`` density
+    ``e^(-|z|/t)/(2t)``, the release ``y = f(x) + X`` has log-density ratio ``sum_j (|y_j -
+    f(x')_j| - |y_j - f(x)_j|)/t = sum_j (|X_j - d_j| - |X_j|)/t`` with ``d = f(x') -
+    f(x)``, and the whole path has the loss of its last release (noise reduction). The
+    lemma prints ``Delta_1(f)`` in place of ``d``: right only for neighbours with ``d =
+    Delta_1``; for others it is neither the loss nor a bound on it (erratum RSWR23:LemA.1).
+    The triangle inequality gives ``|L| <= ||d||_1 / t``.
 
     >>> print(mpmath.nstr(lnr_loss(fx=[0], fxp=["0.6"], x=["0.339"], t="0.7"), 6))
     -0.111429

@@ -144,6 +144,14 @@ def lnr_rat_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
     4.2).  Domain:
     ``t > 0``, ``sensitivity > 0``.
 
+    Proof note.  Theorem 5.1: ReducedAboveThreshold run with privacy functions ``E_n`` and
+    an ex-post private ``Alg`` is ex-post private with the loss of ``Alg`` at the halting
+    round plus ``E_N`` for the threshold comparisons (the AboveThreshold coupling). For
+    ``Alg = LNR`` with ``E_n = Delta_1/T_n``, Proposition 4.2 bounds LNR's loss by
+    ``Delta_1/T_N = E_N`` on every output (the triangle inequality, no failure
+    probability), so the total is ``2 E_N = 2 Delta_1/T_N`` with ``delta = 0``. The text
+    pairs LNR with RAT in §6 but states only the Brownian version (Corollary 5.2).
+
     >>> g = lnr_rat_expost(t=4, sensitivity=1)
     >>> print(g.eps, g.delta)
     0.5 0.0

@@ -135,6 +135,14 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
     y_{k+1}]`` and only the first factor depends on ``f``.  Domain: non-increasing positive
     times, integer releases and statistics, ``lam > 0``.
 
+    Proof note.  ``X_t = P_1(t) - P_2(t)`` has independent increments. Read at ``T_1 >= ...
+    >= T_n``, ``X_{T_k} = X_{T_n} + (X_{T_k} - X_{T_n})`` with increments over disjoint
+    intervals independent of ``X_{T_n}``, so ``P[y_{1:n}] = P[X_{T_n} = y_n - f] *
+    prod_{k<n} P[X_{T_k} - X_{T_{k+1}} = y_k - y_{k+1}]``: only the first factor depends on
+    ``f`` and the path's log-likelihood ratio is the Skellam log-pmf ratio at the last
+    release. ``f`` must be integer-valued, else the pmf is 0 (erratum
+    WRWR22:Sec4-Skellam-integer). No privacy bound survives (the appendix is missing).
+
     >>> print(mpmath.nstr(skellam_path_loss(times="4,2,1", y="3,1,2", fx=1, fxp=0,
     ...                                     lam1=1, lam2=1), 10))
     0.8367233062

@@ -132,7 +132,7 @@ def advanced_odometer(ctx: Ctx, eps: list[MPF], n: int, delta_g: MPF,
     0.0004668450204048619, both by (12).
 
     >>> out = advanced_odometer(eps=["0.01"] * 1000, n=10**4, delta_g="1e-3")
-    >>> print(mpmath.nstr(out.value, 13), out.branch)  # catalog in double precision
+    >>> print(mpmath.nstr(out.value, 13), out.branch)  # a double-precision evaluation agrees
     2.239161273812 11
     >>> print(mpmath.nstr(advanced_odometer(eps=["0.1"] * 200, n=10**4, delta_g="1e-3").value, 15))
     22.4870644129271
