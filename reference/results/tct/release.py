@@ -142,6 +142,14 @@ def conditional_release(ctx: Ctx, eps: MPF, delta: MPF) -> CallSpec:
     post-processing of M, and ``T`` is the NotPrior target of prior ``⊥``; a hit iff
     ``y in T``.  Domain: ``eps >= 0``, ``delta in [0, 1)``.
 
+    Proof note.  The surviving text says that ConditionalRelease "satisfies the privacy
+    parameters of [M] and [T] is a NotPrior target of [it]"; the symbols are this
+    project's. ConditionalRelease publishes ``y`` if ``y in T`` and ``⊥`` otherwise: a
+    post-processing of ``M``, hence ``(eps, delta)``-DP. Its outcomes are ``T`` and ``⊥``,
+    and ``T`` does not contain the prior outcome ``⊥``, so Lemma C.1 (CL23:LemC.1; Lemma
+    2.3 when ``delta = 0``) makes ``T`` a ``1/(e^eps + 1)``-target with ``(eps, delta)``.
+    The call hits its target exactly when ``y in T``, i.e. when something is released.
+
     >>> print(conditional_release(eps="0.5").q)  # catalog-004 §6: 0.377541
     0.377540668798145
     """
@@ -160,6 +168,11 @@ def bottom_replace_privacy(ctx: Ctx, eps: MPF, delta: MPF) -> Indistinguishabili
 
     CL23 Lemma D.1 (catalog-004 §7, label *reconstructed and numerically verified*).
     Domain: ``eps >= 0``, ``delta in [0, 1)``.
+
+    Proof note.  ``P^{[T]}`` replaces every outcome outside ``T`` by ``⊥``: a deterministic
+    post-processing ``g``. For any set ``S`` of outcomes, ``P^{[T]}(S) = P(g^{-1}(S)) <=
+    e^eps Q(g^{-1}(S)) + delta = e^eps Q^{[T]}(S) + delta``, and symmetrically, so the pair
+    keeps ``(eps, delta)``. The exact oracle confirms it on random pairs.
 
     >>> bottom_replace_privacy(eps="0.5", delta="0.01")
     Indistinguishability(eps=mpf('0.5'), delta=mpf('0.01'))
@@ -180,6 +193,13 @@ def conditioned_epsilon(ctx: Ctx, eps: MPF) -> MPF:
     CL23 Lemma D.2 (catalog-004 §7, label *reconstructed and numerically verified*): each
     conditional probability is a ratio of two masses that each move by ``e^eps``.  Tight
     in the limit.  Domain: ``eps >= 0``.
+
+    Proof note.  For ``S`` inside ``T``, ``P|_T(S) = P(S)/P(T)``. Pure
+    ``eps``-indistinguishability bounds the numerator by ``e^eps Q(S)`` and the denominator
+    from below by ``e^-eps Q(T)``, so ``P|_T(S) <= e^{2 eps} Q|_T(S)``, and symmetrically.
+    The factor 2 is tight: on ``T = {a, b}`` with ``P(a) = e^eps Q(a)``, ``P(b) = e^-eps
+    Q(b)`` and ``Q(a) -> 0``, the ratio of the conditioned laws at ``a`` tends to ``e^{2
+    eps}``.
 
     >>> conditioned_epsilon(eps="0.25")
     mpf('0.5')
@@ -205,6 +225,15 @@ def revise_call(ctx: Ctx, eps: MPF) -> CallSpec:
     the extension.  For an ``(eps, delta)``-DP M the delta is charged once, on the
     initial call.  Domain: ``eps >= 0``.
 
+    Proof note.  The surviving text gives only the "doubled privacy parameter on revise
+    calls". A revise call happens after the stored value ``y = M(D)`` missed every earlier
+    target ``T_h``: given that, ``y`` is distributed as ``M(D)`` conditioned on ``Y \
+    T_h``, which is ``2 eps``-DP by Lemma D.2 (CL23:LemD.2). The call is a
+    ConditionalRelease of that conditioned algorithm on the new target, so Lemma 2.4
+    (CL23:Lem2.4) applies with ``2 eps``: ``q = 1/(e^{2 eps} + 1)`` and no new ``delta``
+    (the ``delta``-part of ``M``, Corollary A.3, is drawn once with the stored value and
+    charged on the initial call).
+
     >>> print(revise_call(eps="0.5").q)  # 1/(e + 1), catalog-004 §7 table: 0.2689
     0.268941421369995
     """
@@ -228,6 +257,16 @@ def between_thresholds_q(ctx: Ctx, eps: MPF, gap: MPF) -> MPF:
     ``t_l``, B is the fixed fraction ``1 - e^{-gap eps}`` of "not L", so the NotPrior
     decomposition with prior L gives that fraction of its q.  Domain: ``eps > 0``,
     ``gap > 0`` (for a 1-Lipschitz function and ``Lap(1/eps)`` noise).
+
+    Proof note.  The surviving text says the NotPrior q is "reduced by a factor of [gap
+    factor]". BetweenThresholds answers ``L`` (noisy value below ``t_l``), ``B`` (between)
+    or ``H`` (above ``t_r``), with noise ``Lap(1/eps)``. When the value is below ``t_l``,
+    the Laplace tail beyond ``t_l`` is memoryless: ``P[above t_r | not L] = e^{-gap eps}``,
+    so ``B`` is the fixed fraction ``1 - e^{-gap eps}`` of "not ``L``" on both neighbours.
+    "Not ``L``" is a NotPrior target with prior ``L`` (``q = 1/(e^eps + 1)``, Lemma 2.3),
+    and splitting each part of its decomposition by the same fraction keeps the
+    decomposition, giving ``{B}`` that fraction of ``q``; the exact infimum is attained
+    with both values below ``t_l`` at distance 1 (checked against the exact oracle).
 
     >>> print(between_thresholds_q(eps="0.5", gap=4))  # catalog-004 §10 table: 0.326446
     0.326446095453008

@@ -123,6 +123,13 @@ def top_k_calls(ctx: Ctx, eps: MPF, k: int) -> SelectionCalls:
     filled in): a sweep of ConditionalRelease and ReviseCR calls (Lemma 2.5, hence
     ``2 eps`` and ``q = 1/(e^{2eps}+1)``).  Domain: ``eps >= 0``, integer ``k >= 1``.
 
+    Proof note.  The surviving text: Algorithm 3 is "simulated exactly in TCT by a sequence
+    of calls to [2 eps]-DP algorithms with NotPrior targets that has [k] target hits"; the
+    symbols are filled in by this project. The simulation sweeps the candidates: the first
+    call on a candidate is a ConditionalRelease of its score (Lemma 2.4), later ones are
+    ReviseCR calls (Lemma 2.5: ``2 eps``-DP, ``q = 1/(e^{2 eps} + 1)``); a call hits
+    exactly when its candidate is selected, so the run has ``k`` hits.
+
     >>> print(top_k_calls(eps="0.5", k=3).q)  # 1/(e + 1)
     0.268941421369995
     """
@@ -144,6 +151,14 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
     verified*; the paper's big-O constant is *uncertain*): Lemma 2.6 with ``k = 1`` and the
     exact geometric tail ``(1 - q_2)^{m'} <= delta``.  Independent of the number of
     candidates.  Domain: ``eps >= 0``, ``delta in (0, 1)``.
+
+    Proof note.  The paper states ``(O(eps log(1/delta)), delta)``; this is the explicit
+    form. Lemma 2.6 with ``k = 1``: ``2 eps``-DP calls, each hitting with probability at
+    least ``q_2 = 1/(e^{2 eps} + 1)`` in the simulation, so ``m'`` calls pass without the
+    one hit with probability at most ``(1 - q_2)^{m'}``. Since ``1/(1 - q_2) = 1 + e^{-2
+    eps}``, ``m' = ceil(ln(1/delta)/ln(1 + e^{-2 eps}))`` makes this at most ``delta``;
+    basic composition of ``m'`` calls gives ``2 eps m'``, independent of the number of
+    candidates.
 
     >>> b = top_one(eps="0.1", delta="0.31")   # m' = ceil(1.1712/0.59813) = 2
     >>> print(b.eps, b.m)                      # catalog-004 §8 table: eps' = 0.4
@@ -175,6 +190,13 @@ def top_k(ctx: Ctx, eps: Fraction, k: int, alpha: Fraction,
 
     By hand: ``m' = floor(200 (e^0.02 + 1)) = 404``, ``0.02 sqrt(808 ln 10^6) + 8.08
     (e^0.02 - 1) = 2.1131 + 0.1632``:
+
+    Proof note.  The paper states ``O(eps sqrt(k log(1/delta)))`` under conditions that are
+    not recovered. Lemma 2.6 gives ``2 eps``-DP calls with ``q = 1/(e^{2 eps} + 1)`` and
+    ``k`` hits; Theorem B.4 bounds the calls by ``m' = floor((1 + alpha) k (e^{2 eps} +
+    1))`` except with probability ``e^{-alpha^2 k/(2(1 + alpha))}``, and advanced
+    composition of ``m'`` calls of ``2 eps`` gives ``2 eps sqrt(2 m' ln(1/delta*)) + 2 m'
+    eps (e^{2 eps} - 1)``.
 
     >>> b = top_k(eps="0.01", k=100, alpha=1, delta_star="1e-6")
     >>> print(b.m, mpmath.nstr(b.eps, 6), mpmath.nstr(b.delta, 4))
@@ -210,6 +232,16 @@ def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
     ``tau`` hits.  Add/remove-one neighbours.  Domain: ``eps >= 0``, integer
     ``1 <= tau <= 10**5``, ``alpha > 0``, ``delta* in (0, 1)``.
 
+    Proof note.  The statement is lost; the proof survives in outline: each item's
+    interactions form a TCT run with ConditionalRelease calls (NotPrior targets, ``q =
+    1/(e^eps + 1)``, Lemma 2.4) that halts after ``tau`` hits of that item. Theorem B.4
+    (CL23:ThmB.4-advanced): ``tau`` hits need more than ``m = floor((1 + alpha) tau / q)``
+    calls with probability at most ``e^{-alpha^2 tau/(2(1 + alpha))}`` (a Chernoff bound on
+    the hits), and advanced composition of ``m`` eps-DP calls gives ``eps sqrt(2 m
+    ln(1/delta*)) + m eps (e^eps - 1)`` with ``delta*``. With add/remove-one neighbours
+    only the changed item's run differs. The paper's big-O form and its comparison with
+    prior work are not recovered.
+
     >>> b = svt_individual(eps="0.1", tau=20, alpha=1, delta_star="1e-6")
     >>> print(b.m, mpmath.nstr(b.eps, 4))     # same m as CL23:ThmB.4-advanced at q = 1/(e^0.1+1)
     84.0 5.701
@@ -232,6 +264,10 @@ def svt_individual_basic(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction) -> 
     CL23 Theorem 2.10, explicit basic form (catalog-004 §13, label *reconstructed and
     numerically verified*).  Domain: ``eps >= 0``, integer ``1 <= tau <= 10**5``,
     ``alpha > 0``.
+
+    Proof note.  As CL23:Thm2.10 with basic composition of the ``m = floor((1 + alpha) tau
+    (e^eps + 1))`` eps-DP calls: ``eps m``, and the Chernoff tail ``e^{-alpha^2 tau/(2(1 +
+    alpha))}`` of Theorem B.4 as the failure probability.
 
     >>> b = svt_individual_basic(eps="0.1", tau=20, alpha=1)  # catalog-004 §4: 8.40, 6.74e-3
     >>> print(mpmath.nstr(b.eps, 4), mpmath.nstr(b.delta, 3))

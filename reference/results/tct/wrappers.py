@@ -116,6 +116,13 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     ``max(eps, ln(3(2e^eps - 1)/(2e^eps + 1)))``.  Binary outputs only: for three or more
     outcomes use CL23:Lem2.8.  Domain: ``eps >= 0``.
 
+    Proof note.  For a test (two outcomes) ``pi~`` is the minority probability capped at
+    1/2. The proof's cases (3)-(7) bound the ratio of each of the three wrapped outcomes
+    (``⊤`` and the two answers) between neighbours; their maximum is ``max(e^eps, 3(2 e^eps
+    - 1)/(2 e^eps + 1))``, attained in the limit of the extreme pairs, so it is the exact
+    supremum over tests. For three or more outcomes ``1 + pi~`` moves further and Lemma 2.8
+    applies.
+
     >>> print(wrapped_test_privacy(eps="0.1").t)  # catalog-004 §11 table: 0.123138
     0.123137695109468
     """
@@ -141,6 +148,15 @@ def wrapped_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     e^-eps s, 1/2)``, ``r = e^-eps/2``, ``s -> 0`` attains it.  At most ``4 eps/3``.
     Domain: ``eps >= 0``.
 
+    Proof note.  Algorithm 4 returns ``⊤`` with probability ``pi~/(1 + pi~)`` and ``y``
+    with probability ``P(y)/(1 + pi~)``, ``pi~ = min(1/2, 1 - max_y P(y))``. Between
+    neighbours ``P(y)`` moves by ``e^eps`` and ``1 + pi~`` by at most ``3 e^eps/(2 e^eps +
+    1)``, so every outcome's probability moves by at most ``3 e^{2 eps}/(2 e^eps + 1) =
+    e^{t(eps)}``; the family in the next sentence attains it, so ``t(eps)`` is the supremum
+    over algorithms with three or more outcomes. ``t <= 4 eps/3``: with ``w = e^eps``, ``3
+    w^2/(2w + 1) <= w^{4/3}`` is ``w^{2/3} <= (w + w + 1)/3``, the AM-GM inequality. Which
+    form the paper prints is open (erratum CL23:Q1-Lem2.8).
+
     >>> print(wrapped_privacy(eps=1).t)  # catalog-004 §11 table: 1.236617
     1.23661748460986
     """
@@ -163,6 +179,13 @@ def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     proof's construction (``C`` = the majority outcome, ``B^b`` = all of ⊤ and of the
     minority outcome) with ``x_1 <= e^eps x_0``.  Valid, not tight.  Domain: ``eps > 0``.
 
+    Proof note.  The proof's construction: ``C`` takes the majority answer (common to both
+    neighbours up to the ``e^eps`` ratio) and ``B^b`` all of ``⊤`` and of the minority
+    answer, with minority probabilities ``x_1 <= e^eps x_0``. The ``B^b`` are
+    ``t``-indistinguishable for ``t = t_test(eps)`` (Lemma E.1) and both put mass at least
+    ``(e^t - 1)/(2(e^{eps + t} - 1))`` on ``⊤`` relative to their total, which is the
+    stated ``q``; valid, not tight (CL23:LemE.2-exact).
+
     >>> print(wrapped_test_target(eps="0.001").q)  # catalog-004 §11: 0.285469 (-> 2/7)
     0.285469...
     """
@@ -184,6 +207,12 @@ def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     verified*): the LP also puts ``x_0 (e^t - e^eps)/(e^t - 1)`` of the minority outcome in
     ``C``.  Tends to 4/13 as ``eps -> 0``.  Domain: ``eps > 0``.
 
+    Proof note.  The linear program of Definition B.1 also puts ``x_0 (e^t - e^eps)/(e^t -
+    1)`` of the minority answer into ``C``; solving it in closed form gives ``q* = (e^t -
+    1)/(2 e^{t + eps} - e^t + e^eps - 2)``, the infimum over tests (approached as the
+    minority probability tends to 0 with ratio ``e^eps``). It equals the conservative form
+    when ``t = eps`` and tends to 4/13 as ``eps -> 0``; checked against the exact oracle.
+
     >>> print(wrapped_test_target_exact(eps="0.1").q)  # catalog-004 §11 table: 0.276388
     0.276388...
     """
@@ -203,6 +232,14 @@ def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     CL23 Lemma 2.9 (catalog-004 §11, label *reconstructed and numerically verified*) with
     the general wrapper privacy of CL23:Lem2.8.  About 2/7 for small eps.  Domain:
     ``eps > 0``.
+
+    Proof note.  Lost from the text except remnants (``q`` about 2/7 for small ``eps``, an
+    overhead near 7/6). Implemented: the construction of Lemma E.2's proof (``C`` the
+    majority outcome, ``B^b`` all of ``⊤`` and of the other outcomes with the ``e^eps``
+    ratio constraint) with the privacy ``t = t(eps)`` of Lemma 2.8 in place of ``t_test``;
+    the construction uses only that the wrapped laws are ``t``-indistinguishable and that
+    ``⊤`` has probability ``pi~/(1 + pi~)``. Valid, not tight (the LP optimum is
+    CL23:Lem2.9-exact); checked against the exact q-target oracle on random pairs.
 
     >>> print(wrapped_target(eps="0.5").q)  # catalog-004 §11 table: 0.210842
     0.210841780423621
@@ -224,6 +261,12 @@ def wrapped_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
 
     CL23 Lemma 2.9, exact form (catalog-004 §11, label *uncertain* beyond tests: found by
     local search; checked here against the oracle).  Domain: ``eps > 0``.
+
+    Proof note.  The best ``q`` of ``{⊤}`` as the optimum of the q-target linear program
+    (CL23:DefB.1) over the boundary family of Lemma 2.8, in closed form; found by local
+    search over 3- and 4-outcome pairs and checked against the exact oracle on random pairs
+    in the property tests. It exceeds the conservative form (CL23:Lem2.9-conservative),
+    which remains the safe choice.
 
     >>> print(wrapped_target_exact(eps="0.5").q)  # catalog-004 §11 table: 0.223933
     0.223933...
@@ -247,6 +290,15 @@ def run_twice_target(ctx: Ctx, eps: MPF) -> RunTwiceTarget:
     valid bound): the common part sits on the diagonal,
     ``c_i = (e^{2eps} min(p_i, q_i)^2 - max^2)/(e^{2eps} - 1)``, giving
     ``q_F = (e^eps + 1)/(e^eps + 1 + 2 e^{2 eps})``, which tends to 1/2.  Domain: ``eps > 0``.
+
+    Proof note.  Running an eps-DP ``M`` twice is ``2 eps``-DP. For the target ``{y_1 !=
+    y_2}`` the common part ``C`` can sit only on the diagonal ``y_1 = y_2``: at ``(i, i)``
+    the largest mass common to both neighbours with ``e^{2 eps}``-bounded remainders is
+    ``c_i = (e^{2 eps} min(p_i, q_i)^2 - max(p_i, q_i)^2)/(e^{2 eps} - 1)`` (clipped at 0).
+    Bounding the remaining diagonal mass against the off-diagonal mass over all eps-DP
+    pairs gives the target value ``q_F = (e^eps + 1)/(e^eps + 1 + 2 e^{2 eps})``, valid for
+    every ``eps > 0`` and tending to 1/2; the paper's printed ``q`` and its condition on
+    ``eps`` are not recovered (erratum CL23:Q3-LemF.1).
 
     >>> print(run_twice_target(eps=1).q)  # catalog-004 §12 table: 0.2010
     0.201027390699394
