@@ -1,5 +1,5 @@
 """Samplers of one-shot top-k selection and SVT with individual charging (CL23 Algorithms
-3 and 5; catalog-004 §8 and §13).
+3 and 5).
 
 The algorithms run on a small dataset API: a dataset is a sequence of items, a candidate
 is ``candidate(data, rng) -> (solution, score)`` (an eps-DP algorithm), a query of
@@ -48,7 +48,7 @@ def laplace_candidate(f: Callable[[Sequence[Any]], float], eps: float) -> Candid
 
 @dataclass
 class IndividualSVT:
-    """Algorithm 5: SVT with individual privacy charging (rebuilt in catalog-004 §13).
+    """Algorithm 5: SVT with individual privacy charging (rebuilt from the surviving proof).
 
     Each query ``(predicate, threshold)`` gets the noisy count of the items still present,
     ``s = #{x: predicate(x)} + Lap(1/eps)``; if ``s >= threshold`` it publishes ``s`` (free

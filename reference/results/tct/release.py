@@ -1,8 +1,8 @@
 """Conditional release, revisions and BetweenThresholds (CL23 Lemmas 2.4, 2.5, D.1, D.2, G.1).
 
 ``ConditionalRelease(M, T)`` publishes ``y ~ M(D)`` when ``y in T`` and ``⊥`` otherwise;
-``ReviseCR`` later extends the target of a stored computation (Algorithm 2, rebuilt in
-catalog-004 §7).  The finite helpers :func:`bottom_replace` (``P^{[T]}``) and
+``ReviseCR`` later extends the target of a stored computation (Algorithm 2, rebuilt by
+this project).  The finite helpers :func:`bottom_replace` (``P^{[T]}``) and
 :func:`condition` (``P|_T``) are the two operations of Appendix D.
 """
 
@@ -137,7 +137,7 @@ class ConditionalReleases(Generic[Y]):
 def conditional_release(ctx: Ctx, eps: MPF, delta: MPF) -> CallSpec:
     """ConditionalRelease of an ``(eps, delta)``-DP M enters TCT as ``(eps, delta, 1/(e^eps+1))``.
 
-    CL23 Lemma 2.4 (catalog-004 §6, label *recovered from surviving text*, with the q of
+    CL23 Lemma 2.4 (label *recovered from surviving text*, with the q of
     Lemma 2.3, *reconstructed*): publishing ``y`` if ``y in T`` and ``⊥`` otherwise is a
     post-processing of M, and ``T`` is the NotPrior target of prior ``⊥``; a hit iff
     ``y in T``.  Domain: ``eps >= 0``, ``delta in [0, 1)``.
@@ -150,7 +150,7 @@ def conditional_release(ctx: Ctx, eps: MPF, delta: MPF) -> CallSpec:
     2.3 when ``delta = 0``) makes ``T`` a ``1/(e^eps + 1)``-target with ``(eps, delta)``.
     The call hits its target exactly when ``y in T``, i.e. when something is released.
 
-    >>> print(conditional_release(eps="0.5").q)  # catalog-004 §6: 0.377541
+    >>> print(conditional_release(eps="0.5").q)  # closed form in floats: 0.377541
     0.377540668798145
     """
     return CallSpec(eps, delta, notprior_value(ctx, eps))
@@ -166,7 +166,7 @@ def conditional_release(ctx: Ctx, eps: MPF, delta: MPF) -> CallSpec:
 def bottom_replace_privacy(ctx: Ctx, eps: MPF, delta: MPF) -> Indistinguishability:
     """``P^{[T]}`` and ``Q^{[T]}`` keep the ``(eps, delta)`` of ``P ~ Q`` (post-processing).
 
-    CL23 Lemma D.1 (catalog-004 §7, label *reconstructed and numerically verified*).
+    CL23 Lemma D.1 (label *reconstructed and numerically verified*).
     Domain: ``eps >= 0``, ``delta in [0, 1)``.
 
     Proof note.  ``P^{[T]}`` replaces every outcome outside ``T`` by ``⊥``: a deterministic
@@ -190,7 +190,7 @@ def bottom_replace_privacy(ctx: Ctx, eps: MPF, delta: MPF) -> Indistinguishabili
 def conditioned_epsilon(ctx: Ctx, eps: MPF) -> MPF:
     """``P|_T ~_{2 eps} Q|_T`` whenever ``P ~_eps Q`` (and ``P(T), Q(T) > 0``).
 
-    CL23 Lemma D.2 (catalog-004 §7, label *reconstructed and numerically verified*): each
+    CL23 Lemma D.2 (label *reconstructed and numerically verified*): each
     conditional probability is a ratio of two masses that each move by ``e^eps``.  Tight
     in the limit.  Domain: ``eps >= 0``.
 
@@ -219,7 +219,7 @@ def conditioned_epsilon(ctx: Ctx, eps: MPF) -> MPF:
 def revise_call(ctx: Ctx, eps: MPF) -> CallSpec:
     """A ReviseCR call on an eps-DP computation enters TCT as ``(2 eps, 0, 1/(e^{2 eps}+1))``.
 
-    CL23 Lemma 2.5 (catalog-004 §7, label *recovered from surviving text* for the doubled
+    CL23 Lemma 2.5 (label *recovered from surviving text* for the doubled
     parameter; the q is Lemma 2.3's, *reconstructed*).  Given ⊥ so far, the stored value
     is ``M(D)|_{Y \\ T_h}`` (Lemma D.2: 2 eps-DP) and the call is its ConditionalRelease on
     the extension.  For an ``(eps, delta)``-DP M the delta is charged once, on the
@@ -234,7 +234,7 @@ def revise_call(ctx: Ctx, eps: MPF) -> CallSpec:
     (the ``delta``-part of ``M``, Corollary A.3, is drawn once with the stored value and
     charged on the initial call).
 
-    >>> print(revise_call(eps="0.5").q)  # 1/(e + 1), catalog-004 §7 table: 0.2689
+    >>> print(revise_call(eps="0.5").q)  # 1/(e + 1) in floats: 0.2689
     0.268941421369995
     """
     return CallSpec(2 * eps, ctx.zero, notprior_value(ctx, 2 * eps))
@@ -253,7 +253,7 @@ def revise_call(ctx: Ctx, eps: MPF) -> CallSpec:
 def between_thresholds_q(ctx: Ctx, eps: MPF, gap: MPF) -> MPF:
     """q of {B} for BetweenThresholds: ``(1 - e^{-gap eps}) / (e^eps + 1)``.
 
-    CL23 Lemma G.1 (catalog-004 §10, label *reconstructed and numerically verified*): below
+    CL23 Lemma G.1 (label *reconstructed and numerically verified*): below
     ``t_l``, B is the fixed fraction ``1 - e^{-gap eps}`` of "not L", so the NotPrior
     decomposition with prior L gives that fraction of its q.  Domain: ``eps > 0``,
     ``gap > 0`` (for a 1-Lipschitz function and ``Lap(1/eps)`` noise).
@@ -268,7 +268,7 @@ def between_thresholds_q(ctx: Ctx, eps: MPF, gap: MPF) -> MPF:
     decomposition, giving ``{B}`` that fraction of ``q``; the exact infimum is attained
     with both values below ``t_l`` at distance 1 (checked against the exact oracle).
 
-    >>> print(between_thresholds_q(eps="0.5", gap=4))  # catalog-004 §10 table: 0.326446
+    >>> print(between_thresholds_q(eps="0.5", gap=4))  # closed form in floats: 0.326446
     0.326446095453008
     """
     return -expm1(ctx, -gap * eps) * notprior_value(ctx, eps)

@@ -1,9 +1,10 @@
 """The boundary wrapper (Algorithm 4; CL23 Lemmas 2.8, 2.9, E.1, E.2) and run-twice (F.1).
 
-Algorithm 4 (rebuilt in catalog-004 §11, consistent with every surviving number): with
+Algorithm 4 (rebuilt by this project, consistent with every surviving number): with
 ``pi~ = min(1/2, 1 - max_y P(y))`` return the boundary outcome ``⊤`` with probability
 ``pi~/(1 + pi~)`` and otherwise a sample of ``M(D)``.  The wrapper's privacy ``t(eps)`` and
-the q of ``{⊤}`` were lost from the seed; the forms here are the catalog's verified ones.
+the q of ``{⊤}`` were lost from the available text; the forms here are this project's, verified
+against the exact oracle.
 Lemma 2.8's printed ``t`` is an open question: the exact value for tests (E.1) is strictly
 smaller than for algorithms with three or more outcomes.
 """
@@ -111,7 +112,7 @@ def exact_q(ctx: Ctx, eps: MPF, t: MPF) -> MPF:
 def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     """A boundary-wrapped eps-DP test is ``t_test(eps)``-DP (exact supremum).
 
-    CL23 Lemma E.1 (catalog-004 §11, label *reconstructed and numerically verified*; the
+    CL23 Lemma E.1 (label *reconstructed and numerically verified*; the
     printed closed form is *uncertain*): cases (3)–(7) of the proof give
     ``max(eps, ln(3(2e^eps - 1)/(2e^eps + 1)))``.  Binary outputs only: for three or more
     outcomes use CL23:Lem2.8.  Domain: ``eps >= 0``.
@@ -123,7 +124,7 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     supremum over tests. For three or more outcomes ``1 + pi~`` moves further and Lemma 2.8
     applies.
 
-    >>> print(wrapped_test_privacy(eps="0.1").t)  # catalog-004 §11 table: 0.123138
+    >>> print(wrapped_test_privacy(eps="0.1").t)  # closed form in floats: 0.123138
     0.123137695109468
     """
     return WrapperPrivacy(test_wrapper_t(ctx, eps))
@@ -142,7 +143,7 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
 def wrapped_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     """Algorithm 4 applied to any eps-DP algorithm is ``ln(3e^{2eps}/(2e^eps + 1))``-DP.
 
-    CL23 Lemma 2.8 (catalog-004 §11, label *reconstructed and numerically verified*): the
+    CL23 Lemma 2.8 (label *reconstructed and numerically verified*): the
     non-⊤ probabilities are ``P(y)/(1 + pi~)`` and ``1 + pi~`` moves by at most
     ``3e^eps/(2e^eps + 1)``; the family ``P = (1-s-r, s, r)``, ``P' = (1/2 - e^-eps s,
     e^-eps s, 1/2)``, ``r = e^-eps/2``, ``s -> 0`` attains it.  At most ``4 eps/3``.
@@ -157,13 +158,13 @@ def wrapped_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     w^2/(2w + 1) <= w^{4/3}`` is ``w^{2/3} <= (w + w + 1)/3``, the AM-GM inequality. Which
     form the paper prints is open (erratum CL23:Q1-Lem2.8).
 
-    >>> print(wrapped_privacy(eps=1).t)  # catalog-004 §11 table: 1.236617
+    >>> print(wrapped_privacy(eps=1).t)  # closed form in floats: 1.236617
     1.23661748460986
     """
     return WrapperPrivacy(general_wrapper_t(ctx, eps))
 
 
-_Q_NOTE = "The catalog infers the conservative form from the surviving remnants (q ~ 2/7 " \
+_Q_NOTE = "This project infers the conservative form from the surviving remnants (q ~ 2/7 " \
           "for small eps, overhead 7/6); the exact form is the LP optimum (4/13 as eps -> 0)."
 
 
@@ -175,7 +176,7 @@ _Q_NOTE = "The catalog infers the conservative form from the surviving remnants 
 def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """``{⊤}`` of a wrapped eps-DP test is a ``(e^t-1)/(2(e^{eps+t}-1))``-target, ``t = t_test``.
 
-    CL23 Lemma E.2 (catalog-004 §11, label *reconstructed and numerically verified*): the
+    CL23 Lemma E.2 (label *reconstructed and numerically verified*): the
     proof's construction (``C`` = the majority outcome, ``B^b`` = all of ⊤ and of the
     minority outcome) with ``x_1 <= e^eps x_0``.  Valid, not tight.  Domain: ``eps > 0``.
 
@@ -186,7 +187,7 @@ def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     ``(e^t - 1)/(2(e^{eps + t} - 1))`` on ``⊤`` relative to their total, which is the
     stated ``q``; valid, not tight (CL23:LemE.2-exact).
 
-    >>> print(wrapped_test_target(eps="0.001").q)  # catalog-004 §11: 0.285469 (-> 2/7)
+    >>> print(wrapped_test_target(eps="0.001").q)  # closed form in floats: 0.285469 (-> 2/7)
     0.285469...
     """
     t = test_wrapper_t(ctx, eps)
@@ -203,7 +204,7 @@ def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
 def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """Best q of ``{⊤}`` over all wrapped eps-DP tests, with ``t = t_test(eps)``.
 
-    CL23 Lemma E.2, exact form (catalog-004 §11, label *reconstructed and numerically
+    CL23 Lemma E.2, exact form (label *reconstructed and numerically
     verified*): the LP also puts ``x_0 (e^t - e^eps)/(e^t - 1)`` of the minority outcome in
     ``C``.  Tends to 4/13 as ``eps -> 0``.  Domain: ``eps > 0``.
 
@@ -213,7 +214,7 @@ def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     minority probability tends to 0 with ratio ``e^eps``). It equals the conservative form
     when ``t = eps`` and tends to 4/13 as ``eps -> 0``; checked against the exact oracle.
 
-    >>> print(wrapped_test_target_exact(eps="0.1").q)  # catalog-004 §11 table: 0.276388
+    >>> print(wrapped_test_target_exact(eps="0.1").q)  # closed form in floats: 0.276388
     0.276388...
     """
     t = test_wrapper_t(ctx, eps)
@@ -229,7 +230,7 @@ def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
 def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """``{⊤}`` of a wrapped eps-DP algorithm: ``(e^t-1)/(2(e^{eps+t}-1))``-target, ``t = t(eps)``.
 
-    CL23 Lemma 2.9 (catalog-004 §11, label *reconstructed and numerically verified*) with
+    CL23 Lemma 2.9 (label *reconstructed and numerically verified*) with
     the general wrapper privacy of CL23:Lem2.8.  About 2/7 for small eps.  Domain:
     ``eps > 0``.
 
@@ -241,7 +242,7 @@ def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     ``⊤`` has probability ``pi~/(1 + pi~)``. Valid, not tight (the LP optimum is
     CL23:Lem2.9-exact); checked against the exact q-target oracle on random pairs.
 
-    >>> print(wrapped_target(eps="0.5").q)  # catalog-004 §11 table: 0.210842
+    >>> print(wrapped_target(eps="0.5").q)  # closed form in floats: 0.210842
     0.210841780423621
     """
     t = general_wrapper_t(ctx, eps)
@@ -253,13 +254,13 @@ def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
         statement=r"q^\star=\frac{e^{t}-1}{2e^{t+\varepsilon}-e^{t}+e^{\varepsilon}-2},\ "
                   r"t=\ln\frac{3e^{2\varepsilon}}{2e^\varepsilon+1}",
         params=[positive("eps", "0.1")], status="reconstructed",
-        notes=label_note("uncertain", "The catalog verified it only by local search over "
+        notes=label_note("uncertain", "It was found and verified only by local search over "
                          "3- and 4-outcome pairs; the property tests hold it against the exact "
                          "oracle on random pairs. Use the conservative form where in doubt."))
 def wrapped_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """The LP form ``q*(eps, t(eps))`` of the boundary target of a wrapped algorithm.
 
-    CL23 Lemma 2.9, exact form (catalog-004 §11, label *uncertain* beyond tests: found by
+    CL23 Lemma 2.9, exact form (label *uncertain* beyond tests: found by
     local search; checked here against the oracle).  Domain: ``eps > 0``.
 
     Proof note.  The best ``q`` of ``{⊤}`` as the optimum of the q-target linear program
@@ -268,7 +269,7 @@ def wrapped_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     in the property tests. It exceeds the conservative form (CL23:Lem2.9-conservative),
     which remains the safe choice.
 
-    >>> print(wrapped_target_exact(eps="0.5").q)  # catalog-004 §11 table: 0.223933
+    >>> print(wrapped_target_exact(eps="0.5").q)  # closed form in floats: 0.223933
     0.223933...
     """
     t = general_wrapper_t(ctx, eps)
@@ -286,7 +287,7 @@ def wrapped_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
 def run_twice_target(ctx: Ctx, eps: MPF) -> RunTwiceTarget:
     """Run an eps-DP M twice: ``{y1 != y2}`` is a ``q_F``-target w.r.t. ``2 eps``.
 
-    CL23 Lemma F.1 (catalog-004 §12, label *reconstructed and numerically verified* as a
+    CL23 Lemma F.1 (label *reconstructed and numerically verified* as a
     valid bound): the common part sits on the diagonal,
     ``c_i = (e^{2eps} min(p_i, q_i)^2 - max^2)/(e^{2eps} - 1)``, giving
     ``q_F = (e^eps + 1)/(e^eps + 1 + 2 e^{2 eps})``, which tends to 1/2.  Domain: ``eps > 0``.
@@ -300,7 +301,7 @@ def run_twice_target(ctx: Ctx, eps: MPF) -> RunTwiceTarget:
     every ``eps > 0`` and tending to 1/2; the paper's printed ``q`` and its condition on
     ``eps`` are not recovered (erratum CL23:Q3-LemF.1).
 
-    >>> print(run_twice_target(eps=1).q)  # catalog-004 §12 table: 0.2010
+    >>> print(run_twice_target(eps=1).q)  # closed form in floats: 0.2010
     0.201027390699394
     """
     w = ctx.exp(eps)
