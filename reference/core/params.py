@@ -196,6 +196,44 @@ def max_length(name: str, limit: int) -> Callable[[Mapping[str, Any], str], None
     return check
 
 
+def ordered(small: str, large: str) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition: parameter ``small`` must be <= parameter ``large``."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        if values[small] > values[large]:
+            raise DomainError(small, str(values[small]),
+                              f"must be <= {large} = {values[large]}", where)
+    return check
+
+
+def nonzero(name: str, why: str) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition: parameter ``name`` must not be 0 (``why`` says what is undefined)."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        if values[name] == 0:
+            raise DomainError(name, 0, f"must be nonzero ({why})", where)
+    return check
+
+
+def equal_lengths(*names: str) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition: the sequences ``names`` have as many entries as the first."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        n = len(values[names[0]])
+        for other in names[1:]:
+            if len(values[other]) != n:
+                raise DomainError(other, f"<{len(values[other])} entries>",
+                                  f"must have as many entries as {names[0]} ({n})", where)
+    return check
+
+
+def non_increasing(name: str, why: str) -> Callable[[Mapping[str, Any], str], None]:
+    """A precondition: sequence ``name`` is non-increasing (``why`` says where that comes from)."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        ts = values[name]
+        if any(ts[i] > ts[i - 1] for i in range(1, len(ts))):
+            raise DomainError(name, [str(x) for x in ts], f"must be non-increasing ({why})",
+                              where)
+    return check
+
+
 def as_fraction(x: object, name: str, where: str, *, lo: Fraction | None = Fraction(0),
                 hi: Fraction | None = None, hi_open: bool = False) -> Fraction:
     """Exact, range-checked conversion for the round-by-round objects."""

@@ -13,46 +13,35 @@ opposite sign pathwise (erratum ``RSWR23:Thm4-sign``).  The samplers are in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 from mpmath import mp
 
 from reference.core.errata import Check, erratum
-from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, pos_part
-from reference.core.params import Param, all_of, max_length, positive, real
+from reference.core.params import (
+    Param,
+    all_of,
+    equal_lengths,
+    max_length,
+    non_increasing,
+    positive,
+    real,
+)
 
 #: Longest vector or path a registered formula accepts (evaluation is linear in it).
 MAX_DIM = 10_000
 
 
+#: Precondition: the release times of a path decrease (time functions, WRWR22 eq. (3)).
+TIMES_DECREASE = non_increasing("times", "time functions, WRWR22 eq. (3)")
+
+
 def real_seq(name: str, example: str, doc: str) -> Param:
     """A non-empty sequence of arbitrary reals."""
     return Param(name, "seq", example=example, doc=doc)
-
-
-def _equal_lengths(*names: str) -> Any:
-    def check(values: Mapping[str, Any], where: str) -> None:
-        n = len(values[names[0]])
-        for other in names[1:]:
-            if len(values[other]) != n:
-                raise DomainError(other, f"<{len(values[other])} entries>",
-                                  f"must have as many entries as {names[0]} ({n})", where)
-    return check
-
-
-def _non_increasing(name: str) -> Any:
-    def check(values: Mapping[str, Any], where: str) -> None:
-        ts = values[name]
-        for i in range(1, len(ts)):
-            if ts[i] > ts[i - 1]:
-                raise DomainError(name, [str(x) for x in ts], "must be non-increasing "
-                                  "(time functions, WRWR22 eq. (3))", where)
-    return check
 
 
 def _dot(ctx: Ctx, u: list[MPF], v: list[MPF]) -> MPF:
@@ -64,7 +53,7 @@ def _loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
     return _dot(ctx, u, u) / (2 * t) + _dot(ctx, u, b) / t
 
 
-_VECTORS = all_of(_equal_lengths("fx", "fxp", "b"), max_length("fx", MAX_DIM))
+_VECTORS = all_of(equal_lengths("fx", "fxp", "b"), max_length("fx", MAX_DIM))
 _LOSS_PARAMS = [real_seq("fx", "1,0", "f(x), the statistic on the true data"),
                 real_seq("fxp", "0,0", "f(x'), the statistic on the neighbour"),
                 real_seq("b", "0.7,0", "the Brownian noise B_T of the release, under x"),
@@ -147,7 +136,7 @@ def loss_bound(ctx: Ctx, t: MPF, w: MPF, sensitivity: MPF) -> MPF:
                       doc="release times T_1 >= ... >= T_n"),
                 real_seq("y", "1.5,0.8,1.1", "the released values f(x) + B_{T_k} (d = 1)"),
                 real("fx", "1", "f(x)"), real("fxp", "0", "f(x')")],
-        precondition=all_of(_equal_lengths("times", "y"), _non_increasing("times"),
+        precondition=all_of(equal_lengths("times", "y"), TIMES_DECREASE,
                             max_length("times", MAX_DIM)),
         notes="Proof in the missing App. B; the joint density telescopes. "
               "The property test computes the joint Gaussian likelihood ratio of the whole "

@@ -23,10 +23,18 @@ from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints, working
-from reference.core.params import Param, all_of, max_length, positive, real, unit_open
+from reference.core.params import (
+    Param,
+    all_of,
+    equal_lengths,
+    max_length,
+    positive,
+    real,
+    unit_open,
+)
 from reference.core.special import normal_sf
 from reference.results.boundaries.wrwr22 import companion_psi
-from reference.results.noise_reduction.brownian import MAX_DIM, _equal_lengths, real_seq
+from reference.results.noise_reduction.brownian import MAX_DIM, real_seq
 
 #: Largest |exponent| accepted: beyond it exp overflows any useful precision.
 MAX_EXPONENT = Fraction(10) ** 12
@@ -73,7 +81,7 @@ def backward_martingale(ctx: Ctx, lam: MPF, b: MPF, t: MPF) -> MPF:
         params=[real("lam", "1", "the exponent lambda"),
                 real_seq("b", "0.5,-0.2", "B_s at the stopped time of mechanism s"),
                 _times("tau", "1,2", "stopped times tau_s")],
-        precondition=all_of(_equal_lengths("b", "tau"), max_length("b", MAX_DIM),
+        precondition=all_of(equal_lengths("b", "tau"), max_length("b", MAX_DIM),
                             _exponent_limit),
         probabilistic=True)
 def product_evalue(ctx: Ctx, lam: MPF, b: list[MPF], tau: list[MPF]) -> MPF:

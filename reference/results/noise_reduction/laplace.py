@@ -40,14 +40,19 @@ from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, abs_gap
-from reference.core.params import Param, all_of, max_length, nonneg, positive, real
-from reference.results.boundaries.wrwr22 import ExPost
-from reference.results.noise_reduction.brownian import (
-    MAX_DIM,
-    _equal_lengths,
-    _non_increasing,
-    real_seq,
+from reference.core.params import (
+    Param,
+    all_of,
+    equal_lengths,
+    max_length,
+    nonneg,
+    nonzero,
+    ordered,
+    positive,
+    real,
 )
+from reference.results.boundaries.wrwr22 import ExPost
+from reference.results.noise_reduction.brownian import MAX_DIM, TIMES_DECREASE, real_seq
 
 
 class JumpLaw(NamedTuple):
@@ -57,27 +62,9 @@ class JumpLaw(NamedTuple):
     mean: MPF
 
 
-def _ordered(small: str, large: str) -> Any:
-    def check(values: Mapping[str, Any], where: str) -> None:
-        if values[small] > values[large]:
-            raise DomainError(small, str(values[small]), f"must be <= {large} = "
-                              f"{values[large]}", where)
-    return check
-
-
-def _not_zero(name: str) -> Any:
-    def check(values: Mapping[str, Any], where: str) -> None:
-        if values[name] == 0:
-            raise DomainError(name, 0, "must be nonzero (the Lévy density is not defined at "
-                              "0)", where)
-    return check
-
-
 def laplace_logratio(ctx: Ctx, y: MPF, a: MPF, b: MPF, t: MPF) -> MPF:
     """``log p_t(y - a) - log p_t(y - b)`` for the ``Lap(t)`` density ``p_t``."""
     return abs_gap(ctx, y - a, b - a) / t
-
-
 
 
 _STAY_NOTE = ("t_0 is undefined in the text; t_0 = 0 is implemented (the first step always "
@@ -91,7 +78,7 @@ _STAY_NOTE = ("t_0 is undefined in the text; t_0 = 0 is implemented (the first s
                   r"\zeta_{n-1}+\mathrm{Lap}(t_n);\quad \zeta_n\sim\mathrm{Lap}(t_n)",
         params=[nonneg("t_prev", "1", "previous scale t_{n-1} (t_0 = 0)"),
                 positive("t", "2", "next scale t_n >= t_{n-1}")],
-        precondition=_ordered("t_prev", "t"), probabilistic=True, notes=_STAY_NOTE)
+        precondition=ordered("t_prev", "t"), probabilistic=True, notes=_STAY_NOTE)
 def stay_probability(ctx: Ctx, t_prev: MPF, t: MPF) -> MPF:
     """Probability ``(t_{n-1}/t_n)^2`` that the chain of WRWR22 eq. (4) does not move.
 
@@ -111,7 +98,7 @@ def stay_probability(ctx: Ctx, t_prev: MPF, t: MPF) -> MPF:
         params=[positive("eta", "1/2", "start of the process (a single Lap(eta) draw there)"),
                 positive("s", "1", "earlier time, s >= eta"),
                 positive("t", "2", "later time, t >= s")],
-        precondition=all_of(_ordered("eta", "s"), _ordered("s", "t")), probabilistic=True,
+        precondition=all_of(ordered("eta", "s"), ordered("s", "t")), probabilistic=True,
         notes="Proof of the marginal (missing App. D) reconstructed here (see the proof note). The "
               "no-jump probability equals eq. (4)'s stay probability, so the process has the "
               "chain's finite-dimensional laws; given a jump, Z_t - Z_s ~ Lap(t).")
@@ -133,7 +120,7 @@ def jump_law(ctx: Ctx, eta: MPF, s: MPF, t: MPF) -> JumpLaw:
 @result("RSWR23:Eq13", title="Local Lévy density of the Laplace process", kind="definition",
         statement=r"\psi(z;t)=t^{-2}e^{-|z|/t},\quad z\ne0,\ t>0",
         params=[real("z", "1", "jump size (nonzero)"), positive("t", "1", "time (scale)")],
-        precondition=_not_zero("z"),
+        precondition=nonzero("z", "the Lévy density is not defined at 0"),
         notes="Not the mixture boundary psi(t; gamma, delta) of RSWR23 §6.1 (a name clash in "
               "the source).")
 def local_levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
@@ -152,7 +139,7 @@ def local_levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
         kind="definition",
         statement=r"\int_0^t\psi(z;u)\,du=g(z;t)=\frac{e^{-|z|/t}}{|z|}",
         params=[real("z", "1", "jump size (nonzero)"), positive("t", "1", "scale of X(t)")],
-        precondition=_not_zero("z"),
+        precondition=nonzero("z", "the Lévy density is not defined at 0"),
         notes="The integral is checked by quadrature of eq. (13), and g is checked to be the "
               "Lévy density of Lap(t) by the Lévy–Khintchine formula (property tests).")
 def levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
@@ -172,7 +159,7 @@ def levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
         statement=r"\mathbb P\big(X\text{ flat on }[t^{(1)},t^{(2)}]\big)=(t^{(1)}/t^{(2)})^2,"
                   r"\quad 0<t^{(1)}\le t^{(2)}",
         params=[positive("t1", "0.7", "left end t^(1)"), positive("t2", "2", "right end t^(2)")],
-        precondition=_ordered("t1", "t2"), status="corrected", probabilistic=True,
+        precondition=ordered("t1", "t2"), status="corrected", probabilistic=True,
         notes="Printed with the condition 0 < t^(1) < t^(1) (erratum RSWR23:AppA-flat). The "
               "Lévy mass of the increment is 2 log(t2/t1): a compound Poisson variable, zero "
               "when it has no jump.")
@@ -200,7 +187,7 @@ _PATH = [Param("times", "seq", lo=Fraction(0), lo_open=True, example="4,2,1",
                doc="release scales T_1 >= ... >= T_n"),
          real_seq("y", "1.5,0.8,1.1", "the released values f(x) + Z_{T_k} (d = 1)"),
          real("fx", "1", "f(x)"), real("fxp", "0", "f(x')")]
-_PATH_CHECKS = (_equal_lengths("times", "y"), _non_increasing("times"),
+_PATH_CHECKS = (equal_lengths("times", "y"), TIMES_DECREASE,
                 max_length("times", MAX_DIM))
 
 
@@ -261,7 +248,7 @@ def lnr_path_loss_rswr23(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF,
     return laplace_logratio(ctx, y[-1], fx, fxp, times[-1])
 
 
-_VEC = all_of(_equal_lengths("fx", "fxp", "x"), max_length("fx", MAX_DIM))
+_VEC = all_of(equal_lengths("fx", "fxp", "x"), max_length("fx", MAX_DIM))
 
 
 @result("RSWR23:LemA.1", title="Privacy loss of Laplace noise reduction (any neighbours)",

@@ -32,8 +32,14 @@ from reference.core.errata import Check, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints
-from reference.core.params import Param, all_of, max_length, positive
-from reference.results.noise_reduction.brownian import MAX_DIM, _equal_lengths, _non_increasing
+from reference.core.params import (
+    Param,
+    all_of,
+    equal_lengths,
+    max_length,
+    positive,
+)
+from reference.results.noise_reduction.brownian import MAX_DIM, TIMES_DECREASE
 
 #: Largest Poisson mean ``t * lam`` accepted (the series has about ``2 sqrt(mu1 mu2)`` terms).
 MAX_MEAN = 1000
@@ -119,7 +125,7 @@ def _int_path(values: Mapping[str, Any], where: str) -> None:
                 Param("y", "intseq", example="3,1,2", doc="released values f(x) + X_{T_k}"),
                 Param("fx", "int", example="1", doc="f(x) (an integer)"),
                 Param("fxp", "int", example="0", doc="f(x') (an integer)"), *_LAMS],
-        precondition=all_of(_equal_lengths("times", "y"), _non_increasing("times"),
+        precondition=all_of(equal_lengths("times", "y"), TIMES_DECREASE,
                             max_length("times", MAX_DIM), _int_path),
         status="reconstructed",
         notes="No privacy analysis survives (the appendix is missing); the noise-reduction "
