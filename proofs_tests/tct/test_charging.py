@@ -1,4 +1,4 @@
-"""Privacy of target charging (CL23 Lemma 2.2, Theorem B.4, Remark B.5, Lemma 2.7) and the
+"""Privacy of target charging (CL23 Lemma 2.2, Theorem B.4, Remark B.5) and the
 round-by-round accountant.
 
 Independent routes: scipy's binomial law for the tail; exact privacy profiles of halted
@@ -19,13 +19,13 @@ from mpmath import mp
 from scipy import stats
 
 from proofs_tests.profiles import share
+from proofs_tests.tct_support import log
 from reference import DomainError
 from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.charging import (
     hits_for_delta,
-    multi_target,
     tct_advanced,
     tct_basic,
     tct_exact,
@@ -41,10 +41,6 @@ qs = st.fractions(F(1, 50), 1, max_denominator=50)
 alphas = st.sampled_from([F(1, 10), F(1, 4), F(1, 2), F(1), F(2), F(4)])
 taus = st.integers(1, 60)
 
-
-def log(x: Fraction) -> mpmath.mpf:
-    with mp.workdps(60):
-        return mp.log(mp.mpf(x.numerator) / x.denominator)
 
 
 # ---- the tail and its bounds ------------------------------------------------------------
@@ -136,39 +132,6 @@ def test_dominating_process_against_kov(eps: str, q: str, tau: int, alpha: objec
                 total += weight * optimal_delta(eps=eps, k=k, eps_g=eps_prime)
         total += stats.nbinom.sf(top - 1 - tau, tau, qf)    # the truncated tail, as delta 1
         assert total <= bound
-
-
-@covers("CL23:Lem2.7")
-@settings(max_examples=share(Fraction(1, 2)))
-@given(st.sampled_from([F(5, 4), F(3, 2), F(2)]), st.integers(3, 8), st.integers(1, 2),
-       st.data())
-def test_multi_target_by_enumeration(w: Fraction, n: int, tau: int,
-                                     data: st.DataObject) -> None:
-    """2-TCT with targets {1} and {0}, halting when both reach tau: its exact delta is at
-    most the sum of the two single-target deltas, hence at most 2 max(delta_1, delta_2)."""
-    tests = [(P[1], Q[1]) for P, Q in (data.draw(pair(w, 2)) for _ in range(n))]
-    one, zero = frozenset({1}), frozenset({0})
-    both = halted_laws(tests, [one, zero], tau)
-    single = [halted_laws(tests, [t], tau) for t in (one, zero)]
-    for power in (1, 2, 3):
-        W = w**power
-        d2 = profile_delta(*both, W)
-        da, db = (profile_delta(*law, W) for law in single)
-        assert d2 <= da + db
-        bound = multi_target(eps_prime=log(W), delta_prime=max(da, db), r=2)
-        with mp.workdps(60):
-            assert mp.mpf(d2.numerator) / d2.denominator <= bound.delta + 1e-40
-
-
-@covers("CL23:Lem2.7")
-def test_multi_target_factor_is_needed() -> None:
-    """Catalog-004 §9: delta of 2-TCT can exceed both single-target deltas."""
-    tests = [(F(2, 5), F(3, 10)), (F(4, 5), F(11, 15)), (F(9, 10), F(37, 40)),
-             (F(3, 10), F(2, 5)), (F(9, 10), F(13, 15)), (F(1, 5), F(4, 15))]
-    one, zero = frozenset({1}), frozenset({0})
-    d2 = profile_delta(*halted_laws(tests, [one, zero], 2), F(4, 3))
-    d1 = [profile_delta(*halted_laws(tests, [t], 2), F(4, 3)) for t in (one, zero)]
-    assert max(d1) < d2 <= sum(d1)
 
 
 # ---- the accountant -------------------------------------------------------------------

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.profiles import share
+from proofs_tests.tct_support import log
 from reference.oracle.tct_strategies import pair
 from reference.results import covers
 from reference.results.tct.base import simplest_between
@@ -35,10 +36,6 @@ from reference.sim.tct_selection import IndividualSVT, one_shot_top_k
 
 F = Fraction
 
-
-def log(x: Fraction) -> mpmath.mpf:
-    with mp.workdps(60):
-        return mp.log(mp.mpf(x.numerator) / x.denominator)
 
 
 def fixed(score: float):  # type: ignore[no-untyped-def]

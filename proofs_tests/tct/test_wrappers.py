@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.tct_support import log
 from reference.oracle.tct_strategies import pair, ratios
 from reference.results import covers
 from reference.results.tct.oracle import best_q
@@ -33,10 +34,6 @@ from reference.results.tct.wrappers import (
 F = Fraction
 SLACK = mp.mpf(10) ** -40
 
-
-def log(x: Fraction) -> mpmath.mpf:
-    with mp.workdps(60):
-        return mp.log(mp.mpf(x.numerator) / x.denominator)
 
 
 def num(x: Fraction) -> mpmath.mpf:

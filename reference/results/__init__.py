@@ -35,8 +35,8 @@ MODULES: tuple[str, ...] = tuple(f"reference.results.{m}" for m in (
     "noise_reduction.brownian", "noise_reduction.evalues", "noise_reduction.ex_post",
     "noise_reduction.laplace", "noise_reduction.skellam", "noise_reduction.rat",
     "experiments.rswr23_sec7",
-    "tct.targets", "tct.charging", "tct.notprior", "tct.release", "tct.wrappers",
-    "tct.selection", "tct.reconstructions",
+    "tct.targets", "tct.charging", "tct.multi_target", "tct.notprior", "tct.release",
+    "tct.wrappers", "tct.selection", "tct.reconstructions",
 ))
 
 

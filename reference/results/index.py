@@ -27,7 +27,7 @@ DEFINED_IN: dict[str, str] = {
     "CL23:Lem2.4": "tct.release",
     "CL23:Lem2.5": "tct.release",
     "CL23:Lem2.6": "tct.selection",
-    "CL23:Lem2.7": "tct.charging",
+    "CL23:Lem2.7": "tct.multi_target",
     "CL23:Lem2.8": "tct.wrappers",
     "CL23:Lem2.9-conservative": "tct.wrappers",
     "CL23:Lem2.9-exact": "tct.wrappers",

@@ -1,4 +1,4 @@
-"""Privacy of target charging: CL23 Lemma 2.2, Theorem B.4, Remark B.5, Lemma 2.7.
+"""Privacy of target charging: CL23 Lemma 2.2, Theorem B.4, Remark B.5.
 
 CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysis across
 interactive computations*, arXiv:2302.11044.  TCT (its Algorithm 1 and, for approximate-DP
@@ -70,13 +70,6 @@ class TauBounds(NamedTuple):
 
     simplified: MPF
     raw: MPF
-
-
-class MultiBound(NamedTuple):
-    """``(eps', r delta')``-DP of r-target charging."""
-
-    eps: MPF
-    delta: MPF
 
 
 def calls(q: Fraction, tau: int, alpha: Fraction) -> int:
@@ -343,9 +336,9 @@ def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: F
     CL23 Lemma 2.2, second sentence (label *reconstructed and numerically verified*).
     Domain as CL23:Lem2.2 and ``delta* in (0, 1)``.
 
-    Proof note.  The surviving sentence: "Alternatively, we obtain parameter values [lost]
-    where [lost] and [lost] are privacy parameter values for advanced composition [DRV10]
-    of [lost] [eps]-DP computations."  Implemented: ``(eps', delta' + delta)`` with
+    Proof note.  The surviving sentence (``...`` marks a lost formula): "Alternatively, we
+    obtain parameter values ... where ... and ... are privacy parameter values for advanced
+    composition (DRV10) of ... eps-DP computations."  Implemented: ``(eps', delta' + delta)`` with
     ``(eps', delta') = (eps sqrt(2m ln(1/delta*)) + m eps (e^eps - 1), delta*)`` the advanced
     composition (Dwork, Rothblum, Vadhan 2010) of ``m = floor((1+alpha) tau/q)`` eps-DP
     calls and ``delta = e^{-alpha^2 tau/(2(1+alpha))}``.  Derivation: this is
@@ -399,44 +392,5 @@ def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
                      log_term / chernoff_rate(ctx, alpha))
 
 
-@result("CL23:Lem2.7", title="Privacy of multi-target charging", kind="composition",
-        statement=r"(\varepsilon',\delta')\text{ for TCT}\Rightarrow(\varepsilon',r\delta')"
-                  r"\text{ for }r\text{-TCT}",
-        params=[nonneg("eps_prime", "8.4", "eps' of single-target TCT (same eps, q, tau)"),
-                unit_closed_open("delta_prime", "0.00674", "delta' of single-target TCT"),
-                count("r", "2", "number of targets per call")],
-        status="reconstructed",
-        notes=label_note("recovered", "Surviving text: 'The number of targets only multiplies "
-                         "the privacy parameter'; the parameter (delta) and the factor r are "
-                         "reconstructed, halting at min_j C_j = tau (open question 7)."))
-def multi_target(ctx: Ctx, eps_prime: MPF, delta_prime: MPF, r: int) -> MultiBound:
-    """r-target charging (halt when every target has ``tau`` hits) is ``(eps', r delta')``-DP.
-
-    CL23 Lemma 2.7 (label *recovered* for "only multiplies the privacy parameter", the
-    statement itself reconstructed): each halting transcript is valid for the target
-    filled last, so an event splits into ``r`` single-target events.  Domain:
-    ``eps' >= 0``, ``delta' in [0, 1)``, integer ``r >= 1`` (the result may exceed 1).
-
-    Proof note.  Only the title of CL23 Lemma 2.7 survives, with the sentence "The number
-    of targets only multiplies the [lost] privacy parameter", the prose of Algorithm 8
-    (halt at the "best" target "in retrospect (the one that is hit the least number of
-    times)") and the proof's skeleton in Appendix B.1.  Implemented: if single-target TCT
-    with ``(eps, q, tau)`` is ``(eps', delta')``-DP then r-TCT, halting when
-    ``min_j C_j = tau``, is ``(eps', r delta')``-DP.  Steps: (1) call an output sequence
-    *valid for j* when single-target TCT_j (the same adaptive calls, target ``T_j`` only)
-    would produce it, i.e. it stops at the ``tau``-th hit of ``T_j`` or earlier without
-    ``T_j`` reaching ``tau``.  (2) A halting r-TCT sequence is valid for the ``j`` whose
-    counter reached ``tau`` last; an unhalted one is valid for any ``j`` with
-    ``C_j < tau``.  (3) The next call depends only on the prefix, so on a sequence valid for
-    ``j`` both algorithms give it the same probability under either dataset.  (4) Split an
-    event ``S`` into ``S_1, ..., S_r`` with ``S_j`` valid for ``j``; summing
-    ``P_0(S_j) <= e^{eps'} P_1(S_j) + delta'`` gives ``e^{eps'} P_1(S) + r delta'``.
-
-    >>> multi_target(eps_prime="8.4", delta_prime="0.01", r=3).delta
-    mpf('0.03')
-    """
-    return MultiBound(eps_prime, r * delta_prime)
-
-
-__all__ = ["MultiBound", "TCTBound", "TailBounds", "TauBounds", "advanced_eps",
+__all__ = ["TCTBound", "TailBounds", "TauBounds", "advanced_eps",
            "binomial_lower_tail", "calls", "raw_tail", "simplified_tail"]
