@@ -198,7 +198,7 @@ def test_table_cells_are_the_worst_level_with_counts() -> None:
 
 def test_report_is_dated_with_versions_and_findings_by_level() -> None:
     text = markdown(_run(), "cmd")
-    assert (f"Generated on 2026-01-02 (UTC) by `cmd` with Python "
+    assert ("Generated on 2026-01-02 (UTC) by `cmd` with Python "
             in text) and f"mpmath {mpmath.__version__}" in text
     findings = text.split("## Findings\n", 1)[1].split("\nVerdicts:", 1)[0]
     headings = re.findall(r"^### (.+)$", findings, re.M)
