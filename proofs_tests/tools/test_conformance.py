@@ -211,14 +211,17 @@ def test_report_markdown_and_json() -> None:
     out = _run()
     text = markdown(out, "python -m reference conformance")
     assert ">>>" not in text
-    assert "**UNSOUND** fake `low`: at fixed returned 1.0" in text
-    assert "**error** fake `raises`" in text
-    assert "**filter vs composition** fake" in text
+    assert "### Unsound\n\n* fake `low`: at fixed returned 1.0" in text
+    assert "### Error\n\n* fake `nan` at fixed: returned NaN.\n* fake `raises`" in text
+    assert "### Undecided: filter vs composition\n\n* fake `filter`" in text
     assert "skipped: ModuleNotFoundError" in text
+    assert "**UNSOUND**" not in text.split("## Findings")[1]
     data = json.loads(json.dumps(as_json(out, "cmd")))
     nan = next(o for o in data["outcomes"] if o["api"] == "nan")
-    assert nan["value"] == "nan" and nan["verdict"] == "error"
-    assert data["counts"]["UNSOUND"] == 1
+    assert nan["value"] == "nan" and nan["verdict"] == "error" and nan["severity"] == "error"
+    assert data["counts"]["UNSOUND"] == 1 and data["severities"]["unsound"] == 1
+    assert {"heading": "unsound", "text": "fake `low`: at fixed returned 1.0 against X [2] "
+            "(shortfall 0.5 relative)."} in data["findings"]
 
 
 def test_cli_writes_both_files_and_exits_zero(tmp_path: Path,

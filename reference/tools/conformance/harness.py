@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from fractions import Fraction
 
 from reference.core.numeric import Interval, exact
@@ -50,6 +51,7 @@ class Run:
     libraries: list[LibraryStatus] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    date: str = field(default_factory=lambda: datetime.now(UTC).date().isoformat())
 
 
 def _show(enc: Interval) -> str:
@@ -107,7 +109,8 @@ def run_method(adapter: Adapter, version: str, method: Method, case: Case) -> Ou
         first = str(err).splitlines()[0] if str(err) else ""
         return Outcome(adapter.name, version, case.capability, case.label, method.api,
                        Grade.ERROR, detail=f"raised {type(err).__name__}: {first}"[:300],
-                       theorem=method.theorem.name, seconds=time.perf_counter() - start)
+                       theorem=method.theorem.name, seconds=time.perf_counter() - start,
+                       measure=method.measure)
     seconds = time.perf_counter() - start
     ref = case.reference()
     text, ids = reference_text(ref)
@@ -115,7 +118,7 @@ def run_method(adapter: Adapter, version: str, method: Method, case: Case) -> Ou
     return Outcome(adapter.name, version, case.capability, case.label, method.api, verdict,
                    value=value, reference=text, reference_ids=ids, tight_to=tight,
                    detail=detail, theorem=method.theorem.name, seconds=seconds,
-                   formula=formula_check(method, case, value))
+                   formula=formula_check(method, case, value), measure=method.measure)
 
 
 def formula_check(method: Method, case: Case, value: float | int) -> str:

@@ -206,3 +206,4 @@ class Outcome:
     theorem: str = ""
     seconds: float = 0.0
     formula: str = ""            # the value against the formula it implements, as text
+    measure: Measure = Measure.UPPER  # what the value is (an upper bound, or a count)
