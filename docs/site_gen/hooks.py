@@ -17,6 +17,7 @@ The hooks also
 * render bare doctest paragraphs (``>>>`` lines outside a fenced block, which doctest
   runs but Markdown would show as nested quotes) as ``pycon`` code blocks, as
   :mod:`griffe_doctest` does for the docstrings shown by mkdocstrings;
+* link every result id mentioned on a page to its catalogue entry (:mod:`links`);
 * render the math as MathML while the site is built (:mod:`mathml`): no page loads a
   renderer (or anything else) from outside the site.
 """
@@ -38,6 +39,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(DOCS.parent)]
 
 import pages  # noqa: E402
 from griffe_doctest import fence_doctests  # noqa: E402
+from links import link_ids  # noqa: E402
 from mathml import render_html  # noqa: E402
 
 #: Hand-written pages, in navigation order: (section, file, title).  A page that does not
@@ -62,6 +64,8 @@ KNOWN: list[tuple[str, str, str]] = [
 PAGES_MARKER = "<!-- site-pages -->"
 
 _generated: dict[str, str] = {}
+#: Result id (or alias) -> the catalogue entry its mentions link to.
+_targets: dict[str, str] = {}
 _nav_titles: dict[str, str] = {}
 
 
@@ -70,6 +74,8 @@ def _generate() -> dict[str, str]:
     groups = pages.families()
     by_id = {r.id: r for rs in groups.values() for r in rs}
     errs = pages.verified_errata()
+    _targets.clear()
+    _targets.update(pages.link_targets(by_id))
     out = {f"{pages.CATALOGUE_DIR}/index.md": pages.catalogue_markdown(groups),
            f"{pages.CATALOGUE_DIR}/errata.md": pages.errata_markdown(errs, by_id),
            f"{pages.CATALOGUE_DIR}/claims.md": pages.claims_markdown(by_id)}
@@ -101,10 +107,10 @@ def _nav(generated: dict[str, str]) -> list[Any]:
         _nav_titles[path] = pages.heading(DOCS / path)
         sections.setdefault("Topics", []).append({_nav_titles[path]: path})
     cat = pages.CATALOGUE_DIR
-    families = sorted(p for p in generated if p.startswith(cat + "/")
-                      and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md"))
+    families = [p for p in generated if p.startswith(cat + "/")   # in reading order
+                and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md")]
     catalogue: list[Any] = [{"All results": f"{cat}/index.md"}]
-    catalogue += [{f"reference.results.{Path(p).stem}": p} for p in families]
+    catalogue += [{pages.family_title(Path(p).stem): p} for p in families]
     catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"}]
     for title, path in (("Catalogue", f"{cat}/index.md"), ("Errata", f"{cat}/errata.md"),
                         ("Shipped claims", f"{cat}/claims.md")):
@@ -142,7 +148,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     markdown = fence_doctests(markdown)
     if PAGES_MARKER in markdown:
         markdown = markdown.replace(PAGES_MARKER, _pages_list(page))
-    return markdown
+    return link_ids(markdown, page.file.src_uri, _targets)
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -20,16 +20,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference.core.catalogue import SOURCES
+from reference.core.catalogue import ALIASES, SOURCES
 from reference.core.errata import Erratum
 from reference.core.model import Result
 from reference.core.params import REQUIRED
-from reference.results import catalogue, errata
+from reference.results import MODULES, catalogue, errata
 from reference.tools.audit import audit, load_claims
 from reference.tools.render import decimal_str, lower_str, upper_str
 from reference.tools.testindex import test_index
 
 CATALOGUE_DIR = "catalogue"
+
+#: Reader-facing title of each topic package under ``reference.results``, in reading order.
+TOPICS: dict[str, str] = {
+    "conversions": "Conversions", "composition": "Composition", "filters": "Filters",
+    "odometers": "Odometers", "boundaries": "Time-uniform boundaries",
+    "noise_reduction": "Noise reduction", "tct": "Target charging",
+    "privacy_loss": "Privacy loss", "concentration": "Concentration",
+    "experiments": "Experiments",
+}
+
+_ARXIV = re.compile(r"arXiv:(\d{4}\.\d{4,5})")
+
+
+def source_markdown(prefix: str) -> str:
+    """A paper's citation with its arXiv id as a link (the id prefix if it is unknown).
+
+    >>> print(source_markdown("MIR17"))
+    Mironov (2017): Rényi differential privacy. CSF 2017; [arXiv:1702.07476](https://arxiv.org/abs/1702.07476)
+    """
+    text = esc(SOURCES.get(prefix, prefix))
+    return _ARXIV.sub(lambda m: f"[arXiv:{m.group(1)}](https://arxiv.org/abs/{m.group(1)})", text)
 
 
 def esc(text: str) -> str:
@@ -77,10 +98,21 @@ def family_of(res: Result[Any]) -> str:
 
 
 def family_title(family: str) -> str:
-    """First paragraph of the family module's docstring, on one line."""
-    doc = importlib.import_module(f"reference.results.{family}").__doc__ or family
-    first = doc.strip().split("\n\n")[0]
-    return " ".join(first.split())
+    """Reader-facing title of a topic (its package name if it has none)."""
+    return TOPICS.get(family, family)
+
+
+def module_title(module: str) -> str:
+    """First paragraph of a module's docstring, on one line."""
+    doc = importlib.import_module(module).__doc__ or module
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def link_targets(by_id: dict[str, Result[Any]]) -> dict[str, str]:
+    """Every result id and alias -> ``catalogue/<topic>.md#<anchor>`` of its entry."""
+    out = {rid: f"{family_page(family_of(r))}#{slug(rid)}" for rid, r in by_id.items()}
+    out.update({old: out[new] for old, new in ALIASES.items() if new in out})
+    return out
 
 
 def family_page(family: str) -> str:
@@ -123,7 +155,9 @@ def families() -> dict[str, list[Result[Any]]]:
     dupes = {s for s in slugs if slugs.count(s) > 1}
     if dupes:
         raise ValueError(f"result ids with the same anchor: {sorted(dupes)}")
-    return dict(sorted(groups.items()))
+    order = list(TOPICS)
+    return dict(sorted(groups.items(), key=lambda g: (order.index(g[0]) if g[0] in order
+                                                      else len(order), g[0])))
 
 
 def _param_rows(res: Result[Any]) -> list[str]:
@@ -146,10 +180,9 @@ def _tests(names: Iterable[str]) -> list[str]:
 def result_section(res: Result[Any], tests: dict[str, list[str]],
                    errs: list[Verified]) -> list[str]:
     """The section of one result on its family's page."""
-    lines = [f"## `{res.id}` {esc(res.title)} {{#{slug(res.id)}}}", ""]
-    source = SOURCES.get(res.source, res.source)
+    lines = [f"### `{res.id}` {esc(res.title)} {{#{slug(res.id)}}}", ""]
     lines += [f"**Kind** {res.kind} · **status** `{res.status}` · "
-              f"**source** `{res.source}`: {esc(source)}", ""]
+              f"**source** `{res.source}`: {source_markdown(res.source)}", ""]
     if res.inverse is not None:
         lines += [f"Certified inverse of `{res.inverse.forward.id}`: returns a `Certificate` for "
                   f"`{res.inverse.unknown}` whose forward evaluation proves the bound.", ""]
@@ -177,20 +210,43 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
     return lines
 
 
+def module_of(res: Result[Any]) -> str:
+    """The module that defines a result (``reference.results.<topic>.<paper>``)."""
+    return res.function.rsplit(".", 1)[0]
+
+
 def family_markdown(family: str, results: list[Result[Any]], errs: list[Verified]) -> str:
+    """A topic's page: its results grouped by the module (one per paper) that defines them."""
     index = test_index()
-    lines = [f"# `reference.results.{family}`", "", prose(family_title(family)), "",
-             "Generated from the catalogue when the site is built. Call a result with "
-             "keyword arguments for a value at the working precision (50 digits), or "
-             "`reference.certified(f, ...)` for an interval enclosing the exact value; "
-             "an inverse returns a `Certificate` (see [the numeric contract]"
-             "(../numeric-contract.md)).", "",
-             "| id | kind | status | title |", "|---|---|---|---|"]
-    lines += [f"| [`{r.id}`](#{slug(r.id)}) | {r.kind} | {r.status} | {esc(r.title)} |"
-              for r in results]
-    lines.append("")
+    modules: dict[str, list[Result[Any]]] = {}
     for res in results:
-        lines += result_section(res, index.get(res.id, {}), errs)
+        modules.setdefault(module_of(res), []).append(res)
+    order = list(MODULES)
+    ordered = sorted(modules.items(), key=lambda m: (order.index(m[0]) if m[0] in order
+                                                      else len(order), m[0]))
+    lines = [f"# {esc(family_title(family))}", "",
+             f"The results of `reference.results.{family}`, one section per module (one "
+             "paper each), generated from the catalogue when the site is built. Call a "
+             "result with keyword arguments for a value at the working precision (50 "
+             "digits), or `reference.certified(f, ...)` for an interval enclosing the exact "
+             "value; an inverse returns a `Certificate` (see [the numeric contract]"
+             "(../numeric-contract.md)).", ""]
+    for module, members in ordered:
+        lines += [f"- [{prose(module_title(module))}](#{slug(module)}): "
+                  + ", ".join(f"[`{r.id}`](#{slug(r.id)})" for r in members)]
+    lines.append("")
+    for module, members in ordered:
+        sources = sorted({r.source for r in members})
+        lines += [f"## {prose(module_title(module))} {{#{slug(module)}}}", "",
+                  f"Module `{module}`. "
+                  + ("Source: " if len(sources) == 1 else "Sources: ")
+                  + "; ".join(source_markdown(src) for src in sources) + ".", "",
+                  "| id | kind | status | title |", "|---|---|---|---|"]
+        lines += [f"| [`{r.id}`](#{slug(r.id)}) | {r.kind} | {r.status} | {esc(r.title)} |"
+                  for r in members]
+        lines.append("")
+        for res in members:
+            lines += result_section(res, index.get(res.id, {}), errs)
     return "\n".join(lines)
 
 
@@ -202,14 +258,19 @@ def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
     lines = ["# The catalogue", "",
              f"{len(results)} results ({by_status['stated']} stated, "
              f"{by_status['corrected']} corrected where the source is wrong, "
-             f"{by_status['reconstructed']} reconstructed) in {len(groups)} families, "
+             f"{by_status['reconstructed']} reconstructed) in {len(groups)} topics, "
              "generated from the catalogue (what `python -m reference catalog` lists) when the "
-             "site is built.", "",
-             "| source | document |", "|---|---|"]
-    lines += [f"| `{k}` | {esc(v)} |" for k, v in SOURCES.items()]
-    lines += ["", "| family | results | about |", "|---|---|---|"]
-    lines += [f"| [`reference.results.{f}`]({f}.md) | {len(rs)} | {prose(family_title(f))} |"
-              for f, rs in groups.items()]
+             "site is built. A result's id names its paper and the paper's numbering "
+             "(`RSWR23:Lem2.3` is Lemma 2.3 of RSWR23).", "",
+             "| topic | results | papers (one section each) |", "|---|---|---|"]
+    for f, rs in groups.items():
+        mods = sorted({module_of(r) for r in rs}, key=lambda m: MODULES.index(m)
+                      if m in MODULES else len(MODULES))
+        lines.append(f"| [{esc(family_title(f))}]({f}.md) | {len(rs)} | "
+                     + ", ".join(f"[{esc(m.rsplit('.', 1)[1])}]({f}.md#{slug(m)})" for m in mods)
+                     + " |")
+    lines += ["", "| source | paper |", "|---|---|"]
+    lines += [f"| `{k}` | {source_markdown(k)} |" for k in SOURCES]
     lines += ["", "## All results", "",
               "| id | kind | status | title | tests (property / stats) |", "|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: r.id):
