@@ -61,10 +61,10 @@ class Kind(StrEnum):
     def description(self) -> str:
         return _DESCRIPTIONS[self]
 
-    def count(self, n: int) -> str:
+    def counted(self, n: int) -> str:
         """``n`` entries of this kind in words: ``1 typo``, ``2 typos``, ``3 false as stated``.
 
-        >>> Kind.AMBIGUITY.count(2), Kind.FALSE_AS_STATED.count(2)
+        >>> Kind.AMBIGUITY.counted(2), Kind.FALSE_AS_STATED.counted(2)
         ('2 ambiguities', '2 false as stated')
         """
         return f"{n} {self.label if n == 1 else _PLURALS.get(self, self.label)}"
@@ -158,5 +158,5 @@ def in_severity_order(errata: list[Erratum]) -> list[Erratum]:
 
 def kind_counts(errata: list[Erratum]) -> str:
     """``43 entries: 6 false as stated, ...`` (kinds without entries left out)."""
-    parts = [k.count(len(es)) for k, es in by_kind(errata).items() if es]
+    parts = [k.counted(len(es)) for k, es in by_kind(errata).items() if es]
     return f"{len(errata)} entries: " + ", ".join(parts)

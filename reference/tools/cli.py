@@ -157,7 +157,7 @@ def _errata(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             status = "confirmed" if r["confirmed"] else "NOT CONFIRMED"
-            print(f"{r['id']}  [{Kind(r['kind']).label}, {status}]  {r['location']}")
+            print(f"{r['id']}  [{Kind(str(r['kind'])).label}, {status}]  {r['location']}")
             print(f"    consequence: {r['consequence']}")
             print(f"    printed:     {r['printed']}")
             print(f"    corrected:   {r['corrected']}")
