@@ -27,7 +27,7 @@ def test_every_erratum_has_a_kind_and_a_consequence() -> None:
 
 def test_kinds_are_ordered_by_severity() -> None:
     assert [k.severity for k in Kind] == list(range(len(Kind)))
-    assert list(Kind)[0] is Kind.FALSE_AS_STATED and list(Kind)[-1] is Kind.TYPO
+    assert next(iter(Kind)) is Kind.FALSE_AS_STATED and list(Kind)[-1] is Kind.TYPO
     assert all(k.description and k.label == k.value.replace("-", " ") for k in Kind)
 
 
