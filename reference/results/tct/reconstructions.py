@@ -4,8 +4,8 @@ CL23 is Cohen and Lyu (2023), *The target-charging technique for privacy analysi
 interactive computations*, arXiv:2302.11044; the text available to this project kept the
 prose and proof outlines but lost every formula.  Registered with
 :func:`reference.core.errata.erratum` so ``python -m reference errata`` lists them.  Two
-kinds: ``reconstruction`` (a formula the text lost, rebuilt by this project) and
-``open-question`` (what the paper printed cannot be recovered).  For these kinds a check is
+kinds: ``Kind.RECONSTRUCTED`` (a formula the text lost, rebuilt by this project) and
+``Kind.OPEN_QUESTION`` (what the paper printed cannot be recovered).  For these a check is
 *confirmed* when the evidence behind the entry, recomputed live from the library's exact
 routes (the q-target oracle, exact transcript laws), still stands: the reconstruction agrees
 with the oracle, or the naive alternative fails.
