@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.catalogue import ALIASES, SOURCES
-from reference.core.errata import Erratum
+from reference.core.errata import Erratum, Kind, by_kind, kind_counts
 from reference.core.model import Result
 from reference.core.params import REQUIRED
 from reference.results import MODULES, catalogue, errata
@@ -200,11 +200,7 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
     mine = [v for v in errs if v.erratum.result == res.id]
     if mine:
         lines += ["**Errata**", ""]
-        for v in mine:
-            lines += [f"- `{v.erratum.id}` ({v.erratum.kind}, "
-                      f"{'re-verified' if v.confirmed else 'NOT re-verified'}): "
-                      f"{esc(v.erratum.location)}. Printed: {text_or_math(v.erratum.printed)}. "
-                      f"Implemented: {text_or_math(v.erratum.corrected)}."]
+        lines += [erratum_bullet(v) for v in sorted(mine, key=lambda v: v.erratum.kind.severity)]
         lines += [""]
     lines += [f"::: {res.function}", ""]
     return lines
@@ -280,24 +276,54 @@ def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def kind_anchor(kind: Kind) -> str:
+    """Anchor of a kind's section on the errata page: ``kind-false-as-stated``."""
+    return f"kind-{kind.value}"
+
+
+def erratum_bullet(v: Verified) -> str:
+    """The line of an erratum in the section of the result it corrects (a family page)."""
+    e = v.erratum
+    state = "re-verified" if v.confirmed else "NOT re-verified"
+    return (f"- [`{e.id}`](errata.md#{slug(e.id)}) (**{e.kind.label}**, {state}): "
+            f"{esc(e.consequence)}. {esc(e.location)}. Printed: {text_or_math(e.printed)}. "
+            f"Implemented: {text_or_math(e.corrected)}.")
+
+
 def errata_markdown(errs: list[Verified], by_id: dict[str, Result[Any]]) -> str:
+    """The errata page: a line counting each kind, then one section per kind, most serious
+    first, each entry with its consequence and the live re-verification."""
     ok = sum(v.confirmed for v in errs)
+    verified = {v.erratum.id: v for v in errs}
+    groups = by_kind([v.erratum for v in errs])
     lines = ["# Errata of the sources", "",
-             f"{len(errs)} errors, typos, inconsistencies and gaps found in the source "
-             f"documents; each was re-verified from the library's exact routes while this "
-             f"page was built ({ok} of {len(errs)} confirmed). `python -m reference errata` "
-             "re-verifies them on your machine.", ""]
-    for v in errs:
-        e = v.erratum
-        state = "confirmed" if v.confirmed else "**NOT confirmed**"
-        lines += [f"## `{e.id}` {{#{slug(e.id)}}}", "",
-                  f"**{e.kind}** at {esc(e.location)} · re-verification: {state}", "",
-                  f"- printed: {text_or_math(e.printed)}",
-                  f"- implemented: {text_or_math(e.corrected)}",
-                  f"- check: {esc(v.detail)}"]
-        if e.result is not None:
-            lines.append(f"- result: {result_link(e.result, CATALOGUE_DIR, by_id)}")
-        lines.append("")
+             f"{kind_counts([v.erratum for v in errs])}.", "",
+             "Each entry says what the source prints, what goes wrong for someone who uses the "
+             "printed form, and what is implemented instead; its counterexample was recomputed "
+             f"from the library's exact routes while this page was built ({ok} of {len(errs)} "
+             "confirmed). `python -m reference errata` re-verifies them on your machine. The "
+             "kinds, most serious first:", "",
+             "| kind | entries | meaning |", "|---|---|---|"]
+    lines += [f"| [{k.label}](#{kind_anchor(k)}) | {len(es)} | {esc(k.description)} |"
+              for k, es in groups.items() if es]
+    lines.append("")
+    for kind, es in groups.items():
+        if not es:
+            continue
+        lines += [f"## {kind.label.capitalize()} ({len(es)}) {{#{kind_anchor(kind)}}}", "",
+                  f"{esc(kind.description[:1].upper() + kind.description[1:])}.", ""]
+        for e in es:
+            v = verified[e.id]
+            state = "confirmed" if v.confirmed else "**NOT confirmed**"
+            lines += [f"### `{e.id}` {{#{slug(e.id)}}}", "",
+                      f"**{kind.label}** at {esc(e.location)} · re-verification: {state}", "",
+                      f"**Consequence.** {esc(e.consequence)}", "",
+                      f"- printed: {text_or_math(e.printed)}",
+                      f"- implemented: {text_or_math(e.corrected)}",
+                      f"- check: {esc(v.detail)}"]
+            if e.result is not None:
+                lines.append(f"- result: {result_link(e.result, CATALOGUE_DIR, by_id)}")
+            lines.append("")
     return "\n".join(lines)
 
 

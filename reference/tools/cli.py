@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from reference.core.errata import Kind, in_severity_order, kind_counts
 from reference.core.errors import DomainError
 from reference.core.numeric import get_dps, precision
 from reference.results import catalogue, errata, get
@@ -144,10 +145,11 @@ def _audit(args: argparse.Namespace) -> int:
 def _errata(args: argparse.Namespace) -> int:
     rows = []
     failed = 0
-    for e in errata():
+    for e in in_severity_order(errata()):
         chk = e.verify()
         failed += not chk.confirmed
-        rows.append({"id": e.id, "location": e.location, "kind": e.kind, "result": e.result,
+        rows.append({"id": e.id, "location": e.location, "kind": e.kind.value,
+                     "consequence": e.consequence, "result": e.result,
                      "printed": e.printed, "corrected": e.corrected,
                      "confirmed": chk.confirmed, "check": chk.detail})
     if args.json:
@@ -155,11 +157,12 @@ def _errata(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             status = "confirmed" if r["confirmed"] else "NOT CONFIRMED"
-            print(f"{r['id']}  [{r['kind']}, {status}]  {r['location']}")
-            print(f"    printed:   {r['printed']}")
-            print(f"    corrected: {r['corrected']}")
-            print(f"    check:     {r['check']}")
-        print(f"\n{len(rows)} errata, {len(rows) - failed} re-verified")
+            print(f"{r['id']}  [{Kind(str(r['kind'])).label}, {status}]  {r['location']}")
+            print(f"    consequence: {r['consequence']}")
+            print(f"    printed:     {r['printed']}")
+            print(f"    corrected:   {r['corrected']}")
+            print(f"    check:       {r['check']}")
+        print(f"\n{kind_counts(errata())}; {len(rows) - failed} of {len(rows)} re-verified")
     return 1 if failed else 0
 
 

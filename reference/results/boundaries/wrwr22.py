@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import mpmath
 from mpmath import iv, mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
 from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p
@@ -292,7 +292,9 @@ def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
 @erratum("WRWR22:Cor3.7-Gamma", location="WRWR22 Corollary 3.7, definition of Gamma_n",
          printed="Gamma_n := inf{t >= 0 : psi(t) >= E_n}",
          corrected="Gamma_n := inf{t > 0 : psi(t) <= E_n}, the root of psi(t) = E_n",
-         kind="typo", result="WRWR22:Cor3.7-Gamma")
+         kind=Kind.TYPO, result="WRWR22:Cor3.7-Gamma",
+         consequence="taken literally Gamma_n = 0 (psi^M(1e-30) = 5.8e30 >= E_n = 5); the "
+                     "intended root of psi^M = 5 is 1.936233362")
 def _gamma_reading() -> Check:
     """Every boundary of Theorem 3.6 tends to infinity as t -> 0, so the printed set
     contains arbitrarily small times and its infimum is 0 (no noise)."""

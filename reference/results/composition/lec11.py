@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
 from reference.core.params import count, nonneg, unit_closed_open, unit_open
@@ -63,8 +63,10 @@ def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delt
 @erratum("LEC11:N7", location="Lecture 11, numeric example (N7)",
          printed="k=500, eps=0.001: advanced composition gives eps~ <= 0.1 at delta~=1e-6",
          corrected="the formula of N5 gives 0.117789 > 0.1; only exact optimal composition "
-                   "(KOV) gives <= 0.1, namely 0.0798",
-         kind="error", result="LEC11:AdvComp")
+                   "(KOV) gives <= 0.1, namely 0.0798", result="LEC11:AdvComp",
+         kind=Kind.FALSE_AS_STATED,
+         consequence="the claimed eps~ <= 0.1 does not follow from advanced composition, whose "
+                     "formula gives 0.1178; only exact composition (0.0798) reaches it")
 def _check_n7() -> Check:
     formula = advanced_composition_tanh.certified(eps="0.001", k=500, delta_prime="1e-6",
                                                   delta=0).eps
@@ -76,8 +78,10 @@ def _check_n7() -> Check:
 
 @erratum("LEC11:N22", location="Lecture 11, lemma on k-fold leaky randomized response (N22)",
          printed=r"eps~ = eps sqrt(2k ln(1/delta)) + k eps (e^eps-1)/(e^eps+1)",
-         corrected=r"eps~ = eps sqrt(2k ln(1/delta')) + ... as in N5",
-         kind="typo", result="LEC11:AdvComp")
+         corrected=r"eps~ = eps sqrt(2k ln(1/delta')) + ... as in N5", result="LEC11:AdvComp",
+         kind=Kind.TYPO,
+         consequence="the printed eps~ ignores delta' and is undefined at delta = 0 (used in N7); "
+                     "at (0.1, 100, 1e-5, 1e-3) it gives 5.29811 instead of 4.21651")
 def _check_n22() -> Check:
     def printed(eps: str, k: int, delta: str) -> MPF:
         e, d = mp.mpf(eps), mp.mpf(delta)
@@ -101,7 +105,9 @@ def _check_n22() -> Check:
 @erratum("LEC11:N21", location="Lecture 11, consequence of the post-processing lemma (N21)",
          printed="(u_1..u_k) ~_{eps,delta} (v_1..v_k) => A(x) ~_{eps,delta} A(x')",
          corrected="with the composed parameters (eps~, delta~) on both sides",
-         kind="typo", result="KOV15:Thm3.3-delta")
+         kind=Kind.TYPO, result="KOV15:Thm3.3-delta",
+         consequence="taken literally it says composition keeps (eps, delta): 2-fold leaky RR at "
+                     "(0.5, 0.01) has delta 0.1693 at eps = 0.5")
 def _check_n21() -> Check:
     exact2 = optimal_delta.certified(eps="0.5", k=2, eps_g="0.5", delta="0.01")
     confirmed = bool(exact2.lo > mp.mpf("0.01"))

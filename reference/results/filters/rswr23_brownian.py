@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import mpmath
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
@@ -207,7 +207,9 @@ def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: lis
          corrected="(rho + 2 sqrt(rho log(1/delta'')), delta + delta'')-DP: the proof shows "
                    "delta-approximate rho-zCDP and Lemma 2.3 converts it; the printed "
                    "constant is valid but loose, and §7's budget 2.705 uses the corrected one",
-         kind="inconsistency", result="RSWR23:Thm6")
+         kind=Kind.WRONG_CONSTANT, result="RSWR23:Thm6",
+         consequence="valid but loose, and at odds with §7: with the printed constant §7's budget "
+                     "2.705 gives epsilon 13.58 > 10 (budget 1.5414 would give 10)")
 def _constant_check() -> Check:
     """At (eps, delta'') = (10, 1e-6): the corrected budget is sum eps^2 = 2 rho* = 2.706,
     matching §7's "roughly 2.705"; under the printed constant 2.705 would give 13.58."""
@@ -234,7 +236,9 @@ def _gaussian_mgf_by_quadrature(mean: MPF, var: MPF, mu: MPF) -> MPF:
          printed="E[exp((lam-1) L'_n - lam(lam-1) rho_n / 2) | F'_(n-1)] <= 1",
          corrected="E[exp((lam-1) L'_n - lam(lam-1) rho_n) | F'_(n-1)] <= 1 (Renyi: "
                    "E[e^((lam-1)L)] = e^((lam-1) D_lam) <= e^(lam(lam-1) rho))",
-         kind="error", result="RSWR23:Thm6")
+         kind=Kind.FALSE_PROOF_STEP, result="RSWR23:Thm6",
+         consequence="the printed step fails (expectation 1.6487 > 1 at rho = 0.5, lambda = 2); "
+                     "it holds with rho_n, and Theorem 6 survives")
 def _zcdp_step_check() -> Check:
     """A rho-zCDP Gaussian round has loss N(rho, 2 rho): rho = 1/2, lam = 2."""
     with mp.workdps(30):
@@ -250,7 +254,9 @@ def _zcdp_step_check() -> Check:
 @erratum("RSWR23:Thm6-eq10", location="RSWR23 proof of Theorem 6, eq. (10)",
          printed="X_n = sum_(i<=n) {L'_i + L_i^BM - lam (rho_i(Y'_(1:n-1)) + 1/t_i)}",
          corrected="X_n = sum_(i<=n) {L'_i + L_i^BM - lam (rho_i(Y'_(1:i-1)) + 1/(2 t_i))}",
-         kind="typo", result="RSWR23:Thm6")
+         kind=Kind.WRONG_CONSTANT, result="RSWR23:Thm6",
+         consequence="with the printed 1/t_i the process's exponential has expectation e^-1 = "
+                     "0.3679 instead of 1 (t = 1, lambda = 2); the proof needs 1/(2 t_i)")
 def _eq10_check() -> Check:
     """One Brownian round at t = 1 (loss N(1/2, 1)), lam = 2: with 1/(2t) the factor of
     (11) has mean exactly 1 (the cost the stopping rule charges); with 1/t it has mean

@@ -18,7 +18,7 @@ from fractions import Fraction
 import mpmath
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, pos_part
 from reference.core.params import (
@@ -161,8 +161,10 @@ def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MP
 @erratum("RSWR23:Thm4-sign", location="RSWR23 Theorem 4 and the last display of App. A",
          printed="L = |f(x')-f(x)|^2/(2t) + |f(x')-f(x)|/t <(f(x')-f(x))/|f(x')-f(x)|, B^(t)>",
          corrected="L = |f(x)-f(x')|^2/(2t) + <f(x)-f(x'), B^(t)>/t (B the noise under x); the "
-                   "law and the bound with W^+ are unchanged",
-         kind="typo", result="RSWR23:Thm4")
+                   "law and the bound with W^+ are unchanged", result="RSWR23:Thm4",
+         kind=Kind.TYPO,
+         consequence="none for the law of L or the bound with W^+; the printed path-wise formula "
+                     "has the wrong sign (-0.2 instead of 1.2 in the check)")
 def _sign_check() -> Check:
     """Direct evaluation of the Gaussian log-density ratio at one point."""
     with mp.workdps(30):

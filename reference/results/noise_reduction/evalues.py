@@ -19,7 +19,7 @@ from typing import Any
 import mpmath
 from mpmath import iv, mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints, working
@@ -148,7 +148,9 @@ def _printed_thm5_failure(v: int, gamma: int, delta: str) -> tuple[MPF, MPF]:
 @erratum("RSWR23:Thm5", location="RSWR23 Theorem 5 (§6.1)",
          printed="P[sum_i L_i >= psi(sum_i 1/t_i; gamma, delta)] <= delta",
          corrected="P[sum_i L_i >= sum_i 1/(2 t_i) + psi(sum_i 1/t_i; gamma, delta)] <= delta",
-         kind="error", result="RSWR23:Thm5")
+         kind=Kind.FALSE_AS_STATED, result="RSWR23:Thm5",
+         consequence="the printed threshold drops the drift V/2: at V = 100, delta = 0.05 the "
+                     "loss exceeds psi = 32.73 with probability at least 0.9579")
 def _thm5_counterexample() -> Check:
     """One mechanism stopped at the fixed time t = 1/100 (a constant stopping function):
     its loss is N(V/2, V) with V = 100, and psi(100; 1, 0.05) = 32.7 is below the mean."""
@@ -161,8 +163,10 @@ def _thm5_counterexample() -> Check:
 @erratum("RSWR23:psi-display", location="RSWR23 §6.1, the display after eq. (2)",
          printed="P[sup_m |sum_s B_s/tau_s| >= sum_s 1/(2 tau_s) + psi(sum_s 1/tau_s)] <= delta",
          corrected="P[exists m: |sum_s B_s/tau_s| >= psi(sum_s 1/tau_s)] <= delta (the "
-                   "drift belongs on the loss side: L = V/2 + S)",
-         kind="inconsistency", result="RSWR23:psi")
+                   "drift belongs on the loss side: L = V/2 + S)", result="RSWR23:psi",
+         kind=Kind.WRONG_CONSTANT,
+         consequence="valid but loose: the display bounds |S| by 82.73 where the mixture gives "
+                     "32.73 (V = 100), and puts the drift on the side Theorem 5 then drops")
 def _display_check() -> Check:
     """The printed display is true but weaker than what the mixture gives, and it does not
     imply the printed Theorem 5 either: their thresholds differ by the drift V/2."""
@@ -179,8 +183,10 @@ def _display_check() -> Check:
 @erratum("RSWR23:Remark3", location="RSWR23 Remark 3 (multivariate case)",
          printed="E[exp(l B^(t)[i]/t - l^2/(2t)) | G^(s)[i]] <= 1 for 0 < s < t",
          corrected="for s < t, E[M^(s) | G^(t)] = M^(t) (condition on the coarser, later "
-                   "sigma-field); E[M^(t)] = 1",
-         kind="typo", result="RSWR23:Lem6.1")
+                   "sigma-field); E[M^(t)] = 1", result="RSWR23:Lem6.1",
+         kind=Kind.FALSE_PROOF_STEP,
+         consequence="the printed conditional bound is false (M^(t) = 1.6487 > 1 is "
+                     "G^(s)-measurable); with the later sigma-field the argument holds")
 def _remark3_check() -> Check:
     """For s < t, G^(s) contains B^(t), so the printed conditional expectation is M^(t)
     itself, which exceeds 1 on a set of positive probability (here B^(t) = t = lam = 1)."""

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, pos_part
@@ -100,11 +100,13 @@ def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
     return ExPost(ctx.fsum(expost), ctx.fsum(deltas))
 
 
-@erratum("RSWR23:Lem5.1", location="RSWR23 Lemma 5.1, proof", kind="typo",
-         result="RSWR23:Lem5.1",
+@erratum("RSWR23:Lem5.1", location="RSWR23 Lemma 5.1, proof", result="RSWR23:Lem5.1",
          printed="Pr[L_i >= E_i] <= delta_i, hence Pr[L_A >= sum E_i] <= sum delta_i",
          corrected="Pr[L_A > sum E_i] <= sum delta_i, from Pr[L_i > E_i] <= delta_i "
-                   "(Def. 4.1); the two agree for continuous losses only")
+                   "(Def. 4.1); the two agree for continuous losses only",
+         kind=Kind.FALSE_PROOF_STEP,
+         consequence="none for continuous losses; for discrete ones the '>=' step fails "
+                     "(randomised response: P[L >= E] = 0.7311 with delta = 0)")
 def _lemma51_check() -> Check:
     eps = 1.0
     # Randomised response at level eps: the loss is +eps w.p. e^eps/(1 + e^eps), else -eps.

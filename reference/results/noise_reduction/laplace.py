@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 import mpmath
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, abs_gap
@@ -325,11 +325,11 @@ def lnr_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
 
 # ---- errata ----------------------------------------------------------------------------
 
-
-@erratum("WRWR22:Eq4-t0", location="WRWR22 §4, eq. (4)", kind="gap", result="WRWR22:Eq4",
+@erratum("WRWR22:Eq4-t0", location="WRWR22 §4, eq. (4)", result="WRWR22:Eq4",
          printed="zeta_0 = 0 and stay w.p. (t_{n-1}/t_n)^2, with t_0 undefined",
          corrected="t_0 = 0: the first step moves w.p. 1, so zeta_1 ~ Lap(t_1); any t_0 > 0 "
-                   "leaves an atom at 0 in zeta_1")
+                   "leaves an atom at 0 in zeta_1", kind=Kind.AMBIGUITY,
+         consequence="with t_0 > 0 zeta_1 is not Laplace (atom 0.25 at 0 if t_0 = 1/2, t_1 = 1)")
 def _t0_check() -> Check:
     with mp.workdps(30):
         atom = stay_probability(t_prev="0.5", t=1)
@@ -338,22 +338,24 @@ def _t0_check() -> Check:
                  f"atom of mass {mpmath.nstr(atom, 3)} at 0, not Lap(1)")
 
 
-@erratum("WRWR22:Def4.1-eta", location="WRWR22 Definition 4.1", kind="gap",
-         result="WRWR22:Def4.1",
-         printed="LNR(x) = (f(x) + Z_{T_n(x)}) with Z defined on [eta, inf) and no condition on "
-                 "T_n", corrected="T_n >= eta (E_n <= Delta_1/eta) is required")
+@erratum("WRWR22:Def4.1-eta", location="WRWR22 Definition 4.1", result="WRWR22:Def4.1",
+         printed="LNR(x) = (f(x) + Z_{T_n(x)}) with Z defined on [eta, inf) and no condition "
+                 "on T_n", corrected="T_n >= eta (E_n <= Delta_1/eta) is required",
+         kind=Kind.AMBIGUITY,
+         consequence="without T_n >= eta the release is undefined, and shrinking eta does not "
+                     "help: 138.16 jumps on average on (1e-30, 1]")
 def _eta_check() -> Check:
     with mp.workdps(30):
         mean = jump_law(eta="1e-30", s="1e-30", t=1).mean
-    return Check(bool(mean > 100), f"Z is not defined below eta, and shrinking eta is no way "
-                 f"out: on (1e-30, 1] the process already has {mpmath.nstr(mean, 5)} jumps on "
-                 "average (2 log(t/eta) diverges)")
+    return Check(bool(mean > 100), f"Z is not defined below eta, and shrinking eta is no way out: "
+                 f"on (1e-30, 1] the process already has {mpmath.nstr(mean, 5)} jumps on average "
+                 "(2 log(t/eta) diverges)")
 
 
-@erratum("RSWR23:AppA-flat", location="RSWR23 App. A, after eq. (13)", kind="typo",
-         result="RSWR23:AppA-flat",
+@erratum("RSWR23:AppA-flat", location="RSWR23 App. A, after eq. (13)", result="RSWR23:AppA-flat",
          printed="on [t^(1), t^(2)] with 0 < t^(1) < t^(1), flat w.p. (t^(1)/t^(2))^2",
-         corrected="0 < t^(1) < t^(2)")
+         corrected="0 < t^(1) < t^(2)", kind=Kind.TYPO,
+         consequence="none: the printed condition t^(1) < t^(1) is empty; t^(1) < t^(2) is evident")
 def _flat_check() -> Check:
     with mp.workdps(30):
         t1, t2, u = mp.mpf("0.7"), mp.mpf(2), mp.mpf("1.3")
@@ -367,10 +369,11 @@ def _flat_check() -> Check:
 
 
 @erratum("RSWR23:LemA.1", location="RSWR23 Lemma A.1 (statement vs proof)",
-         kind="inconsistency", result="RSWR23:LemA.1",
-         printed="L = -(1/t)(|X| - |X - Delta_1(f)|)",
+         result="RSWR23:LemA.1", printed="L = -(1/t)(|X| - |X - Delta_1(f)|)",
          corrected="L = -(1/t)(|X| - |X - (f(x') - f(x))|) (the proof's form); only "
-                   "|L| <= Delta_1/t holds for all neighbours")
+                   "|L| <= Delta_1/t holds for all neighbours", kind=Kind.FALSE_AS_STATED,
+         consequence="the printed loss is wrong unless f(x') - f(x) = Delta_1: 0.46 instead of "
+                     "-0.1114 at f(x') - f(x) = 0.6, Delta_1 = 1; only |L| <= Delta_1/t holds")
 def _lemma_a1_check() -> Check:
     with mp.workdps(30):
         x, a, t = mp.mpf("0.339"), mp.mpf("0.6"), mp.mpf("0.7")
@@ -384,16 +387,14 @@ def _lemma_a1_check() -> Check:
                  f"{mpmath.nstr(printed, 4)}")
 
 
-@erratum("WRWR22:LNR-indexing", location="WRWR22 §4, the paragraph defining LNR",
-         kind="typo", result="WRWR22:Eq4",
+@erratum("WRWR22:LNR-indexing", location="WRWR22 §4, the LNR paragraph", result="WRWR22:Eq4",
          printed="LNR(x) = (f(x) + zeta_K, ..., f(x) + zeta_1); releasing the n-th component "
                  "LNR_n(x) in isolation is the Laplace mechanism at level eps_n",
          corrected="the component carrying zeta_n (the (K+1-n)-th, scale t_n = Delta_1/eps_n) "
-                   "is eps_n-DP; LNR_n(x) itself is eps_{K+1-n}-DP")
+                   "is eps_n-DP; LNR_n(x) itself is eps_{K+1-n}-DP", kind=Kind.TYPO,
+         consequence="mislabels levels: LNR_1(x) is 1/4-DP, not eps_1 = 1 (K = 3, t = (1, 2, 4))")
 def _indexing_check() -> Check:
     scales = [Fraction(1), Fraction(2), Fraction(4)]   # t_1 < t_2 < t_3, eps_n = 1/t_n
-    first_released = scales[-1]                       # LNR_1(x) = f(x) + zeta_3
-    eps_of_first = 1 / first_released                 # sup of the Laplace log-ratio, Delta_1 = 1
-    ok = eps_of_first != 1 / scales[0]
-    return Check(ok, f"K = 3, t = (1, 2, 4): LNR_1(x) = f(x) + zeta_3 is {eps_of_first}-DP, "
-                 f"not eps_1 = {1 / scales[0]}")
+    eps_of_first = 1 / scales[-1]   # LNR_1(x) = f(x) + zeta_3; sup of the log-ratio, Delta_1 = 1
+    return Check(eps_of_first != 1 / scales[0], f"K = 3, t = (1, 2, 4): LNR_1(x) = f(x) + "
+                 f"zeta_3 is {eps_of_first}-DP, not eps_1 = {1 / scales[0]}")

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
@@ -160,11 +160,14 @@ def lnr_rat_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
 
 
 @erratum("WRWR22:Thm5.1-transcript", location="WRWR22 Algorithm 1 and Theorem 5.1",
-         kind="gap", result="WRWR22:Thm5.1",
+         result="WRWR22:Thm5.1",
          printed="Algorithm 1 prints only 0/1 answers; Theorem 5.1 bounds the loss 'between "
                  "ReducedAboveThreshold(x) and ReducedAboveThreshold(x')' by L^Alg_{1:N} + E_N",
          corrected="the transcript is the 0/1 answers together with the Alg iterates (else "
-                   "L^Alg has no meaning in the bound); 'outputs I' reads 'outputs 1'")
+                   "L^Alg has no meaning in the bound); 'outputs I' reads 'outputs 1'",
+         kind=Kind.AMBIGUITY,
+         consequence="read as the printed 0/1 answers, the bound is about another object: "
+                     "bits-only loss 0 against full-transcript loss 1.3787 at beta = 1")
 def _transcript_check() -> Check:
     # One round, Alg = a Gaussian release beta = f + W (T = 1), u(beta, x) = beta - f(x);
     # f(x) = 0, f(x') = -1, tau = 0, eps = 1.  Bits only: the halting probability does not

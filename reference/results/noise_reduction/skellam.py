@@ -28,7 +28,7 @@ from typing import Any
 import mpmath
 from mpmath import iv, mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints
@@ -160,9 +160,12 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
 
 
 @erratum("WRWR22:Sec4-Skellam-wording", location="WRWR22 §4, Skellam noise reduction",
-         kind="typo", result="WRWR22:Sec4-Skellam",
+         result="WRWR22:Sec4-Skellam",
          printed="Y_1 ~ Poisson(lam1) and Y_2 ~ Poisson(lam2) are independent Laplace random "
-                 "variables", corrected="independent Poisson random variables")
+                 "variables", corrected="independent Poisson random variables",
+         kind=Kind.TYPO,
+         consequence="none: Y_1, Y_2 are Poisson (Skell(1, 2) has an atom 0.211712 at 0, which no "
+                     "difference of Laplace variables has)")
 def _wording_check() -> Check:
     with mp.workdps(30):
         conv = mp.fsum(mp.exp(-3) * mp.mpf(2) ** j / mp.factorial(j) / mp.factorial(j)
@@ -174,9 +177,12 @@ def _wording_check() -> Check:
 
 
 @erratum("WRWR22:Sec4-Skellam-integer", location="WRWR22 §4, Skellam noise reduction",
-         kind="gap", result="WRWR22:Sec4-Skellam-NR",
+         result="WRWR22:Sec4-Skellam-NR",
          printed="release (f(x) + X_{T_n(x)}) for some time functions (no condition on f)",
-         corrected="f must be integer-valued (counts); otherwise the loss is infinite")
+         corrected="f must be integer-valued (counts); otherwise the loss is infinite",
+         kind=Kind.AMBIGUITY,
+         consequence="for non-integer f the privacy loss is infinite (f(x) = 1/2, f(x') = 0: the "
+                     "release 5/2 is impossible under x')")
 def _integer_check() -> Check:
     y, fx, fxp = Fraction(5, 2), Fraction(1, 2), Fraction(0)
     # Under x the release is y = f(x) + X, on the lattice 1/2 + Z; under x' it lies in Z.

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import mpmath
 from mpmath import mp
 
-from reference.core.errata import Check, erratum
+from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
 from reference.core.params import (
@@ -160,8 +160,10 @@ def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:
 @erratum("RRUV16:Thm6.5-proof12", location="RRUV16 §6, proof of Theorem 6.5, (12)",
          printed=r"\log(2\log_2(n)/\delta_g)\ \text{(proof display, with a stray }\sum_{j=1}^k)",
          corrected=r"\log(4\log_2(n)/\delta_g)\ \text{as in the statement (12): Lemma 6.4 at }"
-                   r"x=1/n^2,\ \delta_g/(2\log_2 n)",
-         kind="inconsistency", result="RRUV16:Thm6.5")
+                   r"x=1/n^2,\ \delta_g/(2\log_2 n)", result="RRUV16:Thm6.5",
+         kind=Kind.WRONG_CONSTANT,
+         consequence="the proof's display gives a smaller threshold (21.793 against 22.487 in the "
+                     "check); the statement (12), Lemma 6.4 at delta_g/(2 log2 n), is implemented")
 def _check_proof_12() -> Check:
     """(12) equals Lemma 6.4 with x = 1/n^2 at delta_g/(2 log2 n); the proof's form is smaller."""
     n, dg = 10**4, Fraction(1, 1000)
@@ -185,8 +187,10 @@ def _check_proof_12() -> Check:
 @erratum("RRUV16:Thm6.5-granularity", location="RRUV16 §6, remark after Theorem 6.5",
          printed=r"\log_2(n^2)/\delta_g\text{ in (11) is replaced by }\log_2(1/\gamma)/\delta_g",
          corrected=r"(11)\text{ now reads }\log(\log(n)/\delta_g)\text{; the remark fits the "
-                   r"conference form }4\log_2n=2\log_2(n^2)\text{; not implemented}",
-         kind="inconsistency", result=None)
+                   r"conference form }4\log_2n=2\log_2(n^2)\text{; not implemented}", result=None,
+         kind=Kind.AMBIGUITY,
+         consequence="the remark cannot be applied to (11) as printed (no log2(n^2)/delta_g "
+                     "term); it fits the conference version and is not implemented")
 def _check_granularity() -> Check:
     """The printed (11) has no log2(n^2)/delta_g term; the old (conference) one had 4 log2 n."""
     n, dg = 10**4, mp.mpf("1e-3")
@@ -204,7 +208,8 @@ def _check_granularity() -> Check:
 @erratum("RRUV16:Eq7-proof", location="RRUV16 §6, proof of Equation (7)",
          printed=r"\sigma_n=1-\mu_n^2;\ \mathtt{COMP}_{\varepsilon_g}",
          corrected=r"\sigma_n^2=1-\mu_n^2\ \text{(variance of (8))};\ \mathtt{COMP}_{\delta_g}",
-         kind="typo", result=None)
+         kind=Kind.TYPO, result=None,
+         consequence="none: sigma_n^2 and COMP_delta_g are evident from the variance of (8)")
 def _check_eq7_sigma() -> Check:
     """Var[xi] of (8) at gamma = e^(1/n)/(1+e^(1/n)) is 1 - mu_n^2, so sigma_n = sqrt(that)."""
     n = 10
@@ -221,7 +226,9 @@ def _check_eq7_sigma() -> Check:
 @erratum("RRUV16:Lem6.4-proof", location="RRUV16 §6, proof of Lemma 6.4",
          printed=r"\text{for any }\beta>0", corrected=r"\text{for the fixed }x>0\ "
          r"\text{(Theorem 4.4 with }U_k^2=4\sum\varepsilon_i^2,\ \delta=\delta_g/2)",
-         kind="typo", result="RRUV16:Lem6.4")
+         kind=Kind.AMBIGUITY, result="RRUV16:Lem6.4",
+         consequence="the undefined beta leaves the proof's display unreadable; read with the "
+                     "fixed x it is Theorem 4.4 and matches Lemma 6.4 exactly")
 def _check_lemma_64() -> Check:
     """The proof's display is Theorem 4.4 with U_k^2 = 4 sum eps_i^2 and x, at delta_g/2."""
     from reference.results.concentration.rruv16 import loss_mean_bound, martingale_threshold
@@ -240,7 +247,9 @@ def _check_lemma_64() -> Check:
 @erratum("RRUV16:Sec6-no-utility", location="RRUV16 §6, before Theorem 6.5",
          printed=r"\varepsilon_i<\tfrac1{10n}\Rightarrow e^{\varepsilon_i n}-1<0.1",
          corrected=r"e^{\varepsilon_i n}-1<e^{0.1}-1\approx0.10517\ \text{(slightly above 0.1)}",
-         kind="error", result=None)
+         kind=Kind.WRONG_CONSTANT, result=None,
+         consequence="the bound 0.1 should be e^0.1 - 1 = 0.10517; it sits in a remark before "
+                     "Theorem 6.5 and no implemented result uses it")
 def _check_no_utility() -> Check:
     """sup over eps_i < 1/(10 n) of e^{eps_i n} - 1 is e^0.1 - 1 > 0.1."""
     with mp.workdps(30):
