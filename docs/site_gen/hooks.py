@@ -41,6 +41,7 @@ import pages  # noqa: E402
 from griffe_doctest import fence_doctests  # noqa: E402
 from links import link_ids  # noqa: E402
 from mathml import render_html  # noqa: E402
+from mdtext import figures_markdown, heading, heading_of  # noqa: E402
 
 #: Hand-written pages, in navigation order: (section, file, title).  A page that does not
 #: exist when the site is built is skipped; a ``docs/*.md`` page missing here is added
@@ -81,8 +82,11 @@ def _generate() -> dict[str, str]:
            f"{pages.CATALOGUE_DIR}/claims.md": pages.claims_markdown(by_id)}
     for family, results in groups.items():
         out[pages.family_page(family)] = pages.family_markdown(family, results, errs)
+        if family in pages.split_topics():
+            for module, members in pages.by_module(results):
+                out[pages.module_page(module)] = pages.module_markdown(module, members, errs)
     if (DOCS / "figures").is_dir() and not (DOCS / "figures" / "index.md").exists():
-        out["figures/index.md"] = pages.figures_markdown(DOCS)
+        out["figures/index.md"] = figures_markdown(DOCS)
     clash = [p for p in out if (DOCS / p).exists()]
     if clash:
         raise ValueError(f"generated pages would hide files of docs/: {clash}")
@@ -104,13 +108,20 @@ def _nav(generated: dict[str, str]) -> list[Any]:
         else:
             nav.append({title: path})
     for path in sorted(present - listed):
-        _nav_titles[path] = pages.heading(DOCS / path)
+        _nav_titles[path] = heading(DOCS / path)
         sections.setdefault("Topics", []).append({_nav_titles[path]: path})
     cat = pages.CATALOGUE_DIR
-    families = [p for p in generated if p.startswith(cat + "/")   # in reading order
+    families = [p for p in generated if p.count("/") == 1 and p.startswith(cat + "/")
                 and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md")]
     catalogue: list[Any] = [{"All results": f"{cat}/index.md"}]
-    catalogue += [{pages.family_title(Path(p).stem): p} for p in families]
+    for page in families:                                   # in reading order
+        topic = Path(page).stem
+        title = pages.family_title(topic)
+        modules = [p for p in generated if p.startswith(f"{cat}/{topic}/")]
+        for m in modules:
+            _nav_titles[m] = heading_of(generated[m])
+        catalogue.append({title: [{"Overview": page}, *({_nav_titles[m]: m} for m in modules)]}
+                         if modules else {title: page})
     catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"}]
     for title, path in (("Catalogue", f"{cat}/index.md"), ("Errata", f"{cat}/errata.md"),
                         ("Shipped claims", f"{cat}/claims.md")):

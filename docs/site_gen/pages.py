@@ -12,11 +12,13 @@ A *family* is a topic package under ``reference.results`` (``reference.results.c
 
 from __future__ import annotations
 
-import html
 import importlib
 import re
+import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,11 @@ from reference.results import MODULES, catalogue, errata
 from reference.tools.audit import audit, load_claims
 from reference.tools.render import decimal_str, lower_str, upper_str
 from reference.tools.testindex import test_index
+
+# The helpers of the sibling module mdtext are part of this module's interface
+# (``pages.esc``, ``pages.slug``, ...); the folder is put on the path as the hooks do.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mdtext import esc, prose, rel, slug, text_or_math
 
 CATALOGUE_DIR = "catalogue"
 
@@ -53,45 +60,6 @@ def source_markdown(prefix: str) -> str:
     return _ARXIV.sub(lambda m: f"[arXiv:{m.group(1)}](https://arxiv.org/abs/{m.group(1)})", text)
 
 
-def esc(text: str) -> str:
-    """Plain text made inert for Markdown: every character keeps its meaning as text."""
-    out = html.escape(text, quote=False)
-    return "".join(f"&#{ord(c)};" if c in "\\`*_[]|{}$#" else c for c in out)
-
-
-_TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
-
-
-def text_or_math(text: str) -> str:
-    """A field that is either plain text or LaTeX (it holds a TeX command): inline math.
-
-    >>> text_or_math(r"\\approx\\frac{\\varepsilon}{2}")
-    '\\\\(\\\\approx\\\\frac{\\\\varepsilon}{2}\\\\)'
-    >>> text_or_math("e^eps <= 1 + 2eps")
-    'e^eps &lt;= 1 + 2eps'
-    """
-    if _TEX_COMMAND.search(text):
-        return r"\(" + text + r"\)"
-    return esc(text)
-
-
-def prose(text: str) -> str:
-    """Like :func:`esc`, but ````code```` and ```code``` spans stay code spans."""
-    parts = re.split(r"``(.+?)``|`([^`]+)`", text)
-    out = []
-    for i, part in enumerate(parts):
-        if i % 3 == 0:
-            out.append(esc(part))
-        elif part is not None:
-            out.append(f"`{part}`")
-    return "".join(out)
-
-
-def slug(rid: str) -> str:
-    """HTML anchor of a result id: ``RSWR23:Lem2.3-i`` -> ``rswr23-lem2-3-i``."""
-    return re.sub(r"[^a-z0-9]+", "-", rid.lower()).strip("-")
-
-
 def family_of(res: Result[Any]) -> str:
     """The topic package under ``reference.results`` that holds the result's function."""
     return res.function.split(".")[2]
@@ -110,7 +78,7 @@ def module_title(module: str) -> str:
 
 def link_targets(by_id: dict[str, Result[Any]]) -> dict[str, str]:
     """Every result id and alias -> ``catalogue/<topic>.md#<anchor>`` of its entry."""
-    out = {rid: f"{family_page(family_of(r))}#{slug(rid)}" for rid, r in by_id.items()}
+    out = {rid: f"{page_of(r)}#{slug(rid)}" for rid, r in by_id.items()}
     out.update({old: out[new] for old, new in ALIASES.items() if new in out})
     return out
 
@@ -120,13 +88,35 @@ def family_page(family: str) -> str:
     return f"{CATALOGUE_DIR}/{family}.md"
 
 
+#: A topic with more results than this gets an overview page and one page per paper.
+SPLIT_OVER = 20
+
+
+@cache
+def split_topics() -> frozenset[str]:
+    """The topics whose results are spread over one page per module (paper)."""
+    counts = Counter(family_of(r) for r in catalogue())
+    return frozenset(t for t, n in counts.items() if n > SPLIT_OVER)
+
+
+def module_page(module: str) -> str:
+    """Page of a module of a split topic: ``catalogue/<topic>/<paper>.md``."""
+    topic, paper = module.split(".")[2:4]
+    return f"{CATALOGUE_DIR}/{topic}/{paper}.md"
+
+
+def page_of(res: Result[Any]) -> str:
+    """The generated page that holds a result's entry."""
+    family = family_of(res)
+    return module_page(module_of(res)) if family in split_topics() else family_page(family)
+
+
 def result_link(rid: str, from_dir: str, by_id: dict[str, Result[Any]]) -> str:
     """Markdown link to a result's section, relative to a page in ``from_dir``."""
     if rid not in by_id:
         return f"`{rid}`"
-    page = family_page(family_of(by_id[rid]))
-    rel = page[len(from_dir) + 1:] if from_dir and page.startswith(from_dir + "/") else page
-    return f"[`{rid}`]({rel}#{slug(rid)})"
+    target = f"{page_of(by_id[rid])}#{slug(rid)}"
+    return f"[`{rid}`]({rel(target, from_dir + '/index.md' if from_dir else 'index.md')})"
 
 
 @dataclass(frozen=True)
@@ -178,7 +168,7 @@ def _tests(names: Iterable[str]) -> list[str]:
 
 
 def result_section(res: Result[Any], tests: dict[str, list[str]],
-                   errs: list[Verified]) -> list[str]:
+                   errs: list[Verified], page: str) -> list[str]:
     """The section of one result on its family's page."""
     lines = [f"### `{res.id}` {esc(res.title)} {{#{slug(res.id)}}}", ""]
     lines += [f"**Kind** {res.kind} · **status** `{res.status}` · "
@@ -200,7 +190,8 @@ def result_section(res: Result[Any], tests: dict[str, list[str]],
     mine = [v for v in errs if v.erratum.result == res.id]
     if mine:
         lines += ["**Errata**", ""]
-        lines += [erratum_bullet(v) for v in sorted(mine, key=lambda v: v.erratum.kind.severity)]
+        lines += [erratum_bullet(v, page)
+                  for v in sorted(mine, key=lambda v: v.erratum.kind.severity)]
         lines += [""]
     lines += [f"::: {res.function}", ""]
     return lines
@@ -211,38 +202,71 @@ def module_of(res: Result[Any]) -> str:
     return res.function.rsplit(".", 1)[0]
 
 
-def family_markdown(family: str, results: list[Result[Any]], errs: list[Verified]) -> str:
-    """A topic's page: its results grouped by the module (one per paper) that defines them."""
-    index = test_index()
+def by_module(results: list[Result[Any]]) -> list[tuple[str, list[Result[Any]]]]:
+    """``results`` grouped by the module (one paper each) that defines them, in catalogue
+    order."""
     modules: dict[str, list[Result[Any]]] = {}
     for res in results:
         modules.setdefault(module_of(res), []).append(res)
     order = list(MODULES)
-    ordered = sorted(modules.items(), key=lambda m: (order.index(m[0]) if m[0] in order
-                                                      else len(order), m[0]))
+    return sorted(modules.items(), key=lambda m: (order.index(m[0]) if m[0] in order
+                                                   else len(order), m[0]))
+
+
+_CALL = ("Call a result with keyword arguments for a value at the working precision (50 "
+         "digits), or `reference.certified(f, ...)` for an interval enclosing the exact value; "
+         "an inverse returns a `Certificate` (see [the numeric contract]({})).")
+
+
+def _module_head(module: str, members: list[Result[Any]], page: str) -> list[str]:
+    """A module's source line and the table of its results, linked from ``page``."""
+    sources = sorted({r.source for r in members})
+    lines = [f"Module `{module}`. " + ("Source: " if len(sources) == 1 else "Sources: ")
+             + "; ".join(source_markdown(src) for src in sources) + ".", "",
+             "| id | kind | status | title |", "|---|---|---|---|"]
+    lines += [f"| [`{r.id}`]({rel(f'{page_of(r)}#{slug(r.id)}', page)}) | {r.kind} "
+              f"| {r.status} | {esc(r.title)} |" for r in members]
+    return [*lines, ""]
+
+
+def family_markdown(family: str, results: list[Result[Any]], errs: list[Verified]) -> str:
+    """A topic's page: one section per module (paper); the entries themselves too, unless
+    the topic is split over one page per module (:func:`module_markdown`)."""
+    index = test_index()
+    page = family_page(family)
+    split = family in split_topics()
     lines = [f"# {esc(family_title(family))}", "",
-             f"The results of `reference.results.{family}`, one section per module (one "
-             "paper each), generated from the catalogue when the site is built. Call a "
-             "result with keyword arguments for a value at the working precision (50 "
-             "digits), or `reference.certified(f, ...)` for an interval enclosing the exact "
-             "value; an inverse returns a `Certificate` (see [the numeric contract]"
-             "(../numeric-contract.md)).", ""]
-    for module, members in ordered:
-        lines += [f"- [{prose(module_title(module))}](#{slug(module)}): "
-                  + ", ".join(f"[`{r.id}`](#{slug(r.id)})" for r in members)]
+             f"The results of `reference.results.{family}`, one "
+             + ("page" if split else "section") + " per module (one paper each), generated "
+             "from the catalogue when the site is built. "
+             + _CALL.format(rel("numeric-contract.md", page)), ""]
+    for module, members in by_module(results):
+        target = module_page(module) if split else f"{page}#{slug(module)}"
+        lines += [f"- [{prose(module_title(module))}]({rel(target, page)}): "
+                  + ", ".join(f"[`{r.id}`]({rel(f'{page_of(r)}#{slug(r.id)}', page)})"
+                              for r in members)]
     lines.append("")
-    for module, members in ordered:
-        sources = sorted({r.source for r in members})
-        lines += [f"## {prose(module_title(module))} {{#{slug(module)}}}", "",
-                  f"Module `{module}`. "
-                  + ("Source: " if len(sources) == 1 else "Sources: ")
-                  + "; ".join(source_markdown(src) for src in sources) + ".", "",
-                  "| id | kind | status | title |", "|---|---|---|---|"]
-        lines += [f"| [`{r.id}`](#{slug(r.id)}) | {r.kind} | {r.status} | {esc(r.title)} |"
-                  for r in members]
-        lines.append("")
-        for res in members:
-            lines += result_section(res, index.get(res.id, {}), errs)
+    for module, members in by_module(results):
+        lines += [f"## {prose(module_title(module))} {{#{slug(module)}}}", ""]
+        lines += _module_head(module, members, page)
+        if not split:
+            for res in members:
+                lines += result_section(res, index.get(res.id, {}), errs, page)
+    return "\n".join(lines)
+
+
+def module_markdown(module: str, members: list[Result[Any]], errs: list[Verified]) -> str:
+    """The page of one module (paper) of a split topic, with the entries of its results."""
+    index = test_index()
+    page = module_page(module)
+    family = module.split(".")[2]
+    lines = [f"# {prose(module_title(module))}", "",
+             f"Part of [{esc(family_title(family))}]({rel(family_page(family), page)}), "
+             "generated from the catalogue when the site is built. "
+             + _CALL.format(rel("numeric-contract.md", page)), ""]
+    lines += _module_head(module, members, page)
+    for res in members:
+        lines += result_section(res, index.get(res.id, {}), errs, page)
     return "\n".join(lines)
 
 
@@ -259,19 +283,20 @@ def catalogue_markdown(groups: dict[str, list[Result[Any]]]) -> str:
              "site is built. A result's id names its paper and the paper's numbering "
              "(`RSWR23:Lem2.3` is Lemma 2.3 of RSWR23).", "",
              "| topic | results | papers (one section each) |", "|---|---|---|"]
+    here = f"{CATALOGUE_DIR}/index.md"
     for f, rs in groups.items():
-        mods = sorted({module_of(r) for r in rs}, key=lambda m: MODULES.index(m)
-                      if m in MODULES else len(MODULES))
-        lines.append(f"| [{esc(family_title(f))}]({f}.md) | {len(rs)} | "
-                     + ", ".join(f"[{esc(m.rsplit('.', 1)[1])}]({f}.md#{slug(m)})" for m in mods)
-                     + " |")
+        links = [f"[{esc(m.rsplit('.', 1)[1])}]("
+                 + rel(module_page(m) if f in split_topics() else f"{family_page(f)}#{slug(m)}",
+                       here) + ")" for m, _ in by_module(rs)]
+        lines.append(f"| [{esc(family_title(f))}]({f}.md) | {len(rs)} | {', '.join(links)} |")
     lines += ["", "| source | paper |", "|---|---|"]
     lines += [f"| `{k}` | {source_markdown(k)} |" for k in SOURCES]
     lines += ["", "## All results", "",
               "| id | kind | status | title | tests (property / stats) |", "|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: r.id):
         t = index.get(r.id, {"property": [], "stats": []})
-        lines.append(f"| [`{r.id}`]({family_of(r)}.md#{slug(r.id)}) | {r.kind} | {r.status} "
+        lines.append(f"| [`{r.id}`]({rel(f'{page_of(r)}#{slug(r.id)}', here)}) | {r.kind} "
+                     f"| {r.status} "
                      f"| {esc(r.title)} | {len(t['property'])} / {len(t['stats'])} |")
     return "\n".join(lines) + "\n"
 
@@ -281,11 +306,12 @@ def kind_anchor(kind: Kind) -> str:
     return f"kind-{kind.value}"
 
 
-def erratum_bullet(v: Verified) -> str:
-    """The line of an erratum in the section of the result it corrects (a family page)."""
+def erratum_bullet(v: Verified, page: str) -> str:
+    """The line of an erratum in the section of the result it corrects (on ``page``)."""
     e = v.erratum
     state = "re-verified" if v.confirmed else "NOT re-verified"
-    return (f"- [`{e.id}`](errata.md#{slug(e.id)}) (**{e.kind.label}**, {state}): "
+    link = rel(f"{CATALOGUE_DIR}/errata.md#{slug(e.id)}", page)
+    return (f"- [`{e.id}`]({link}) (**{e.kind.label}**, {state}): "
             f"{esc(e.consequence)}. {esc(e.location)}. Printed: {text_or_math(e.printed)}. "
             f"Implemented: {text_or_math(e.corrected)}.")
 
@@ -358,29 +384,3 @@ def claims_markdown(by_id: dict[str, Result[Any]]) -> str:
     lines += [f"- `{o.claim.id}` ({esc(o.claim.source)}): {esc(o.claim.text)}"
               for o in outcomes]
     return "\n".join(lines) + "\n"
-
-
-def heading(page: Path) -> str:
-    """The first-line ``# heading`` of a Markdown page, else its file name."""
-    first = page.read_text("utf-8").lstrip().split("\n", 1)[0]
-    return first.lstrip("#").strip() if first.startswith("#") else page.stem
-
-
-def figures_markdown(docs: Path) -> str:
-    """A gallery of ``docs/figures/*.png``: where each is shown and which script makes it."""
-    lines = ["# Figures", "", "The figures of the documentation (PNG, in `docs/figures/`). "
-             "They are regenerated by the scripts named below (`pip install -e '.[docs]'`).",
-             ""]
-    pages = sorted(docs.glob("*.md"))
-    scripts = sorted(docs.glob("*.py"))
-    for png in sorted((docs / "figures").glob("*.png")):
-        shown = [p for p in pages if f"figures/{png.name}" in p.read_text("utf-8")]
-        made = [s for s in scripts if png.name in s.read_text("utf-8")]
-        lines += [f"## {esc(png.stem)}", "", f"![{esc(png.stem)}]({png.name})", ""]
-        if shown:
-            lines.append("Shown in " + ", ".join(f"[{esc(heading(p))}](../{p.name})"
-                                                 for p in shown) + ".")
-        if made:
-            lines.append("Made by " + ", ".join(f"`docs/{s.name}`" for s in made) + ".")
-        lines.append("")
-    return "\n".join(lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -80,14 +81,36 @@ def test_every_topic_has_a_title_and_a_page_per_topic(site: Path) -> None:
         assert f">{pages.TOPICS[topic]}<" in text or f">{pages.TOPICS[topic]}\n" in text
 
 
+def built(site: Path, page: str) -> str:
+    """The HTML of a generated page (``catalogue/...md``)."""
+    return (site / page.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+
+
 def test_topic_pages_have_a_section_per_paper_with_its_source(site: Path) -> None:
     for res in catalogue():
         topic = res.function.split(".")[2]
-        text = (site / "catalogue" / topic / "index.html").read_text(encoding="utf-8")
         module = res.function.rsplit(".", 1)[0]
         assert module in MODULES
-        assert f'id="{pages.slug(module)}"' in text, module
-        assert f'id="{pages.slug(res.id)}"' in text, res.id
+        assert f'id="{pages.slug(module)}"' in built(site, pages.family_page(topic)), module
+        assert f'id="{pages.slug(res.id)}"' in built(site, pages.page_of(res)), res.id
+
+
+def test_large_topics_have_a_page_per_paper(site: Path) -> None:
+    """A topic of more than SPLIT_OVER results: an overview and one page per module, each
+    holding exactly the entries of its module; smaller topics keep one page."""
+    counts = Counter(r.function.split(".")[2] for r in catalogue())
+    assert pages.split_topics() == {t for t, n in counts.items() if n > pages.SPLIT_OVER}
+    assert pages.split_topics(), "no topic is large enough to test the split"
+    for res in catalogue():
+        topic = res.function.split(".")[2]
+        overview = built(site, pages.family_page(topic))
+        if topic in pages.split_topics():
+            page = pages.module_page(res.function.rsplit(".", 1)[0])
+            assert pages.page_of(res) == page
+            assert f'id="{res.function}"' in built(site, page)
+            assert f'id="{res.function}"' not in overview
+        else:
+            assert pages.page_of(res) == pages.family_page(topic)
 
 
 def test_sources_link_to_arxiv() -> None:

@@ -235,7 +235,7 @@ def test_site_builds_strictly_with_every_page(site: Path) -> None:
 def test_site_has_every_result_and_erratum(site: Path) -> None:
     hooks = _load(DOCS / "site_gen" / "hooks.py")
     for res in catalogue():
-        html = (site / "catalogue" / hooks.pages.family_of(res) / "index.html").read_text()
+        html = (site / hooks.pages.page_of(res).removesuffix(".md") / "index.html").read_text()
         assert f'id="{hooks.pages.slug(res.id)}"' in html, res.id
         assert f'id="{res.function}"' in html, f"{res.id}: no API entry for {res.function}"
     errata_page = (site / "catalogue" / "errata" / "index.html").read_text("utf-8")
@@ -253,7 +253,7 @@ def test_no_page_loads_anything_from_a_cdn(site: Path) -> None:
     assert "figures/architecture.svg" in arch
     assert _EXTERNAL.findall(arch) == []
     hooks = _load(DOCS / "site_gen" / "hooks.py")
-    with_math = site / "catalogue" / hooks.pages.family_of(get("RSWR23:Lem2.3")) / "index.html"
+    with_math = site / hooks.pages.page_of(get("RSWR23:Lem2.3")).removesuffix(".md") / "index.html"
     html = with_math.read_text("utf-8")
     assert "<math" in html and _EXTERNAL.findall(html) == []
 

@@ -116,9 +116,11 @@ def test_the_errata_page_is_consistent() -> None:
 def test_result_sections_show_kind_and_consequence() -> None:
     es = errata()
     for e in es:
-        line = PAGES.erratum_bullet(PAGES.Verified(e, True, "detail"))
+        line = PAGES.erratum_bullet(PAGES.Verified(e, True, "detail"), "catalogue/tct.md")
         assert f"**{e.kind.label}**" in line and PAGES.esc(e.consequence) in line, e.id
         assert f"(errata.md#{PAGES.slug(e.id)})" in line, e.id
+        deeper = PAGES.erratum_bullet(PAGES.Verified(e, True, "detail"), "catalogue/tct/x.md")
+        assert f"(../errata.md#{PAGES.slug(e.id)})" in deeper, e.id
 
 
 # ---- power checks: each broken page is noticed -----------------------------------------
