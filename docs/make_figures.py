@@ -39,26 +39,35 @@ def main() -> None:
     gen = rng("docs-figure")
     paths = np.cumsum(np.where(gen.random((40, n)) < up_probability(eps), eps, -eps), axis=1)
     fig, ax = plt.subplots(figsize=(8, 4.8), dpi=120)
+    stopped = 0
     for path in paths:
         crossed = np.nonzero(np.abs(path) > heur)[0]
         stop = crossed[0] + 1 if crossed.size else n
+        stopped += bool(crossed.size)
         ax.plot(t[:stop], np.abs(path[:stop]), color="tab:red" if crossed.size else "0.6",
                 lw=0.8, alpha=0.9 if crossed.size else 0.5)
         if crossed.size:
             ax.plot(t[stop - 1], abs(path[stop - 1]), "o", color="tab:red", ms=3)
     ax.plot(t, valid, color="tab:blue", lw=2,
-            label=f"Theorem 6.5 odometer (crossed w.p. {p_valid:.1e})")
+            label=f"valid odometer, RRUV16 Theorem 6.5 (crossed with probability {p_valid:.1e})")
     ax.plot(t, heur, color="tab:orange", lw=2, ls="--",
-            label=f"heuristic: Thm 2.10 on realised eps (crossed w.p. {p_heur:.3f})")
-    ax.set_xlabel("round t  (eps = 1/n, n = 1000)")
-    ax.set_ylabel("|realised privacy loss|  /  bound")
-    ax.set_title(f"Stopping-time adversary vs odometers, delta_g = {dg}: "
-                 "red paths stop where they cross the heuristic", fontsize=9)
+            label="heuristic: advanced composition on realised $\\varepsilon$ "
+                  f"(crossed with probability {p_heur:.3f})")
+    ax.plot([], [], color="0.6", lw=0.8,
+            label=f"simulated runs that never cross the heuristic ({len(paths) - stopped})")
+    ax.plot([], [], color="tab:red", lw=0.8, marker="o", ms=3,
+            label=f"runs the adversary stops at their crossing ({stopped})")
+    ax.set_xlabel(f"round $t$ (each round $\\varepsilon$-DP randomized response, "
+                  f"$\\varepsilon = 1/{n}$)")
+    ax.set_ylabel("privacy loss $|L_t|$ and bounds (nats)")
+    ax.set_title(f"Stopping-time adversary against two odometers ($\\delta_g = {dg}$, "
+                 f"{len(paths)} runs)", fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
     ax.set_xlim(0, n)
+    ax.set_ylim(0, None)
     fig.tight_layout()
     OUT.parent.mkdir(exist_ok=True)
-    fig.savefig(OUT)
+    fig.savefig(OUT, metadata={"Software": None})
     print(f"wrote {OUT}")
 
 

@@ -31,38 +31,43 @@ OUT = Path(__file__).resolve().parent / "figures"
 
 
 def main() -> None:
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4))
     grid = np.geomspace(4, 0.05, 600)
     proc = poisson_process(0.05, 4.0, 12, rng("figure-laplace"))
     values = np.stack([proc.read(t) for t in grid], axis=1)
     for row in values:
         left.step(grid, row, where="post", lw=0.9, alpha=0.8)
-    left.plot(grid, grid * np.log(2), "k--", lw=1, label="Lap(t) quartiles")
+    left.plot([], [], color="0.4", lw=0.9,
+              label=f"noise paths $Z_t$ ({len(values)}, one colour each)")
+    left.plot(grid, grid * np.log(2), "k--", lw=1,
+              label="quartiles $\\pm t \\ln 2$ of Lap($t$)")
     left.plot(grid, -grid * np.log(2), "k--", lw=1)
     left.set_xscale("log")
     left.invert_xaxis()
-    left.set_xlabel("scale t (released from large to small)")
-    left.set_ylabel("Z_t")
-    left.set_title("Laplace noise-reduction paths (WRWR22 eq. (5))")
-    left.legend(loc="upper left")
+    left.set_xlabel("Laplace scale $t$, units of the statistic (released from large to small)")
+    left.set_ylabel("noise $Z_t$ (units of the statistic)")
+    left.set_title("Laplace noise-reduction paths (WRWR22 eq. (5))", fontsize=10)
+    left.margins(y=0.06)
+    left.legend(loc="lower right", fontsize=8)
 
     k = 12
     rounds = np.arange(1, k + 1)
     for eps, style in ((np.ones(k), "-"), (np.linspace(0.5, 1.5, k), ":")):
-        for fresh, colour, name in ((False, "C0", "Algorithm 1"), (True, "C3", "fresh threshold")):
+        for fresh, colour, name in ((False, "C0", "Algorithm 1"),
+                                    (True, "C3", "threshold noise redrawn each round")):
             px = halting_probabilities(np.zeros(k), eps, fresh_threshold=fresh)[:-1]
             pxp = halting_probabilities(-np.ones(k), eps, fresh_threshold=fresh)[:-1]
             ratio = np.abs(np.log(px / pxp)) / eps
-            label = f"{name}, eps {'constant' if style == '-' else 'increasing'}"
+            label = f"{name}, $\\varepsilon_k$ {'constant' if style == '-' else 'increasing'}"
             right.plot(rounds, ratio, style, color=colour, marker="o", ms=3, label=label)
-    right.axhline(1, color="k", lw=1)
-    right.set_xlabel("halting round k")
-    right.set_ylabel("|log P_x[N=k] / P_x'[N=k]| / eps_k")
-    right.set_title("ReducedAboveThreshold: Theorem 5.1 needs <= 1")
+    right.axhline(1, color="k", lw=1, label="Theorem 5.1's bound: ratio 1")
+    right.set_xlabel("halting round $k$")
+    right.set_ylabel("$|\\ln(P_x[N=k] / P_{x'}[N=k])| / \\varepsilon_k$ (dimensionless)")
+    right.set_title("ReducedAboveThreshold: exact loss ratio by halting round", fontsize=10)
     right.legend(fontsize=8)
     fig.tight_layout()
     OUT.mkdir(exist_ok=True)
-    fig.savefig(OUT / "noise-reduction-laplace-rat.png", dpi=130)
+    fig.savefig(OUT / "noise-reduction-laplace-rat.png", dpi=130, metadata={"Software": None})
 
 
 if __name__ == "__main__":
