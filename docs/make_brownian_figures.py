@@ -25,7 +25,6 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from scipy import stats
 
 from reference.results.boundaries.wrwr22 import linear_boundary, mixture_boundary, optimal_rho
 from reference.results.noise_reduction.evalues import composed_expost
@@ -79,38 +78,6 @@ def boundaries_figure(path: Path) -> None:
     plt.close(fig)
 
 
-def relative_error_figure(results: dict[str, dict[int, relative_error.Outcome]],
-                          path: Path) -> None:
-    """Mean results returned and mean precision against n, with 95% t-intervals."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), dpi=110)
-    for m, colour, marker in zip(relative_error.METHODS, ("tab:orange", "tab:blue"), "os",
-                                 strict=True):
-        ns = sorted(results[m])
-        for ax, key in zip(axes, ("returned", "precision"), strict=True):
-            vals = [np.asarray(getattr(results[m][n], key), dtype=float) for n in ns]
-            trials = vals[0].size
-            half = [stats.t.ppf(0.975, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size)
-                    for v in vals]
-            name = "doubling (Theorem 2)" if m == "doubling" else \
-                "Brownian noise reduction (Theorem 6)"
-            ax.errorbar(ns, [v.mean() for v in vals], yerr=half, marker=marker, ms=5,
-                        color=colour, capsize=3, label=name)
-    axes[0].set_ylabel("counts returned per run (mean)")
-    axes[1].set_ylabel("precision: fraction returned within\n10% relative error "
-                       "(dimensionless, mean)")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_xlabel("sample size $n$ (records)")
-        ax.legend(fontsize=8, title=f"error bars: 95% CI of the mean, {trials} runs",
-                  title_fontsize=8)
-    fig.suptitle("RSWR23 §7, Zipf data: counts released within 10% relative error "
-                 "under a (10, $10^{-6}$)-DP budget", fontsize=10)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=200)
@@ -118,7 +85,7 @@ def main() -> None:
     boundaries_figure(OUT / "brownian-boundaries.png")
     results = relative_error.run(args.trials)
     print(relative_error.table(results, args.trials))
-    relative_error_figure(results, OUT / "relative-error-zipf.png")
+    relative_error.figure(results, OUT / "relative-error-zipf.png")
 
 
 if __name__ == "__main__":
