@@ -10,7 +10,7 @@ Measured in one run, at the working precision (50 digits):
 3. where ``dp_accounting`` is installed, its PLD accountant on the same compositions over a
    sweep of discretisation intervals and tail truncations: time and relative error against
    the exact value (signed: negative = under-reported epsilon);
-4. the issue's target: exact certified composition of 10**4 pure-DP mechanisms faster than
+4. the project's target: exact certified composition of 10**4 pure-DP mechanisms faster than
    the PLD accountant reaches 1e-9 relative accuracy — reported as met or not, honestly
    (if no PLD setting of the sweep reaches 1e-9, the verdict is "met only vacuously");
 5. start-up of the entry points, each in a fresh interpreter (median wall time):

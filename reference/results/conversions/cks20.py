@@ -15,7 +15,8 @@ enclosure then contains the exact infimum over all orders.
 
 * eps form: ``d/da eps_a = rho + ln(delta a)/(a-1)^2`` (derivation in ``docs/conversions.md``),
   so the optimal order is the unique root of ``(a-1)^2 rho + ln a = ln(1/delta)`` — the
-  equation the issue states, confirmed (no erratum).
+  first-order condition of the infimum over orders in CKS20 Corollary 13, confirmed
+  (no erratum).
 * delta form: ``d/da ln delta_a = (2a-1) rho - eps + ln(1 - 1/a)``, the sign test of the
   authors' code (IBM discrete-gaussian ``cdp2adp.cdp_delta``) and of OpenDP.
 
