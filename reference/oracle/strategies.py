@@ -6,6 +6,7 @@ gets them for free.  Needs the ``test`` extra (``hypothesis``).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +31,7 @@ def _real(p: Param) -> st.SearchStrategy[float]:
 def valid_value(p: Param, size: int = 3) -> st.SearchStrategy[Any]:
     """A valid value of ``p`` (distributions and sequences of length ``size``)."""
     if p.kind == "real":
-        return _real(p)
+        return st.one_of(_real(p), st.just(math.inf)) if p.allow_inf else _real(p)
     if p.kind == "int":
         lo = int(p.lo) if p.lo is not None else 0
         hi = min(int(p.hi), INT_MAX) if p.hi is not None else INT_MAX
@@ -53,6 +54,8 @@ def valid_params(res: Result[Any]) -> st.SearchStrategy[dict[str, Any]]:
 def invalid_values(p: Param) -> list[Any]:
     """Values outside the domain of ``p`` (each must give ``DomainError``)."""
     bad: list[Any] = [float("nan"), float("inf"), float("-inf"), "abc", None, True, "1/0"]
+    if p.allow_inf:  # this parameter opts in to +inf (Param.allow_inf)
+        bad.remove(float("inf"))
     if p.kind in ("real", "int"):
         bad.append([1, 2])
         if p.lo is not None:
