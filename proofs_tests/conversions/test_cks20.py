@@ -155,10 +155,11 @@ def _ref_log_delta(rho: str, eps: str) -> mpmath.mpf:
 
 
 #: (rho, eps): delta within e^-4900 and e^-900 of 1 (the reported defect), eps = 0, eps tiny,
-#: rho huge, rho tiny (delta ~ e^-250000), and moderate values on both sides of 1/2.
+#: rho huge, rho tiny (delta ~ e^-250000; and a* - 1 ~ 7e149 at rho = 1e-300, eps = 0,
+#: where ln(1 - 1/a) must not round to 0), eps huge, and moderate values on both sides of 1/2.
 _EXTREMES = [("5000", "100"), ("1000", "100"), ("50", "0"), ("1000000", "5"),
-             ("0.5", "1e-9"), ("0.000001", "1"), ("1", "7.766216625"), ("10", "9.5"),
-             ("3", "1"), ("0.01", "30")]
+             ("0.5", "1e-9"), ("0.000001", "1"), ("1e-300", "0"), ("1e-20", "1e20"),
+             ("1", "7.766216625"), ("10", "9.5"), ("3", "1"), ("0.01", "30")]
 
 
 def _exact(x: object) -> Fraction:
@@ -172,26 +173,28 @@ def test_cks_delta_enclosure_is_tight_and_contains_the_independent_value(rho: st
                                                                           eps: str) -> None:
     """Two-sided: the enclosure contains the 200-digit value of delta and of 1 - delta, and is
     narrow: relative width at most 10^-40 of delta, and of 1 - delta wherever 1 - delta is
-    large enough (>= 10^-20) to be resolved by an endpoint of 60 digits."""
+    large enough (>= 10^-20) to be resolved by an endpoint of 60 digits.  (Comparisons of
+    mpf numbers are exact; differences near 1 are taken exactly, as Fractions.)"""
     enc = certified(cks_delta, rho=rho, eps=eps)
-    lo, hi = _exact(enc.lo), _exact(enc.hi)
+    point = cks_delta(rho=rho, eps=eps)
     log_ref = _ref_log_delta(rho, eps)
     with mp.workdps(_REF_DPS):
         delta_ref = mp.exp(log_ref)
         comp_ref = -mp.expm1(log_ref)                     # 1 - delta, to 200 digits relative
         slack = mp.mpf(10) ** -(_REF_DPS - 20)
-        # delta in [lo, hi] and 1 - delta in [1 - hi, 1 - lo], each with a relative slack
-        # far below the enclosure's width (the reference is good to ~190 digits)
-        assert lo <= _exact(delta_ref * (1 + slack)) and _exact(delta_ref * (1 - slack)) <= hi
-        assert 1 - hi <= _exact(comp_ref * (1 + slack))
-        assert _exact(comp_ref * (1 - slack)) <= 1 - lo
-        width = hi - lo
-        assert width <= Fraction(1, 10**40) * _exact(delta_ref)
-        if comp_ref >= mp.mpf(10) ** -20:
-            assert width <= Fraction(1, 10**40) * _exact(comp_ref)
-    # the plain value agrees with the enclosure
-    point = _exact(cks_delta(rho=rho, eps=eps))
-    assert lo - Fraction(1, 10**48) * hi <= point <= hi + Fraction(1, 10**48) * hi
+        # delta in [lo, hi], with a relative slack far below the enclosure's width (the
+        # reference is good to ~190 digits)
+        assert enc.lo <= delta_ref * (1 + slack) and delta_ref * (1 - slack) <= enc.hi
+        assert enc.hi - enc.lo <= mp.mpf(10) ** -40 * delta_ref
+        # the plain value (rounded to 50 digits) agrees with the enclosure
+        assert enc.lo * (1 - mp.mpf(10) ** -48) <= point <= enc.hi * (1 + mp.mpf(10) ** -48)
+        if delta_ref >= 0.5:
+            lo, hi = _exact(enc.lo), _exact(enc.hi)
+            # 1 - delta in [1 - hi, 1 - lo]
+            assert 1 - hi <= _exact(comp_ref * (1 + slack))
+            assert _exact(comp_ref * (1 - slack)) <= 1 - lo
+            if comp_ref >= mp.mpf(10) ** -20:
+                assert hi - lo <= Fraction(1, 10**40) * _exact(comp_ref)
 
 
 @covers("CKS20:Cor13-delta")
