@@ -18,7 +18,10 @@ enclosure then contains the exact infimum over all orders.
   first-order condition of the infimum over orders in CKS20 Corollary 13, confirmed
   (no erratum).
 * delta form: ``d/da ln delta_a = (2a-1) rho - eps + ln(1 - 1/a)``, the sign test of the
-  authors' code (IBM discrete-gaussian ``cdp2adp.cdp_delta``) and of OpenDP.
+  authors' code (IBM discrete-gaussian ``cdp2adp.cdp_delta``) and of OpenDP.  At its root
+  ``ln delta = -((a-1)^2 rho + ln a)``, which is evaluated on the bracket: it keeps
+  ``1 - delta ~ e^(eps - rho)`` to full relative precision when rho >> eps (the objective
+  itself is a difference of terms of size rho there, and ``a - 1`` is below any fixed floor).
 
 Both are written in ``t = a - 1 > 0`` so orders close to 1 keep full relative precision.
 """
