@@ -8,9 +8,11 @@ Basic and advanced composition are in ``test_rruv16.py`` and ``test_lec11.py``.
 
 from __future__ import annotations
 
+import itertools
 import time
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
@@ -182,6 +184,102 @@ def test_optimal_monotone(e1: float, e2: float, k1: int, k2: int, d1: float, d2:
     assert base <= optimal_epsilon(eps=eb, k=ka, delta_g=db, delta=0).value
     assert base <= optimal_epsilon(eps=ea, k=kb, delta_g=db, delta=0).value
     assert base <= optimal_epsilon(eps=ea, k=ka, delta_g=da, delta=0).value
+
+
+def _rr_sequences(eps: mpmath.mpf, k: int) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+    """(P, Q) of each of the 2^k output sequences of k-fold RR_eps on inputs 0 and 1."""
+    p = mp.exp(eps) / (1 + mp.exp(eps))
+    out = []
+    for seq in itertools.product((0, 1), repeat=k):
+        flips = sum(seq)
+        out.append((p ** (k - flips) * (1 - p) ** flips, p ** flips * (1 - p) ** (k - flips)))
+    return out
+
+
+def _brute_delta(seqs: list[tuple[mpmath.mpf, mpmath.mpf]], eps_g: mpmath.mpf) -> mpmath.mpf:
+    scale = mp.exp(eps_g)
+    return mp.fsum(max(a - scale * b, mp.zero) for a, b in seqs)
+
+
+def _brute_epsilon(eps: mpmath.mpf, k: int, delta_g: mpmath.mpf) -> mpmath.mpf:
+    """Smallest eps_g >= 0 with hockey-stick(eps_g) <= delta_g, by bisection over the
+    enumerated sequences (the divergence is continuous and decreasing, 0 at k eps)."""
+    seqs = _rr_sequences(eps, k)
+    if _brute_delta(seqs, mp.zero) <= delta_g:
+        return mp.zero
+    lo, hi = mp.zero, k * eps
+    while hi - lo > mp.mpf(10) ** -32 * (1 + hi):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if _brute_delta(seqs, mid) <= delta_g else (mid, hi)
+    return hi
+
+
+@st.composite
+def small_k_targets(draw: st.DrawFn) -> tuple[float, int, mpmath.mpf]:
+    """eps, k in {1, ..., 5} and a delta_g anywhere, or at / next to a piece boundary: the
+    exact delta at a lattice point eps_g = (k - 2i) eps (i = k/2 or (k+1)/2 is eps_g <= 0,
+    the total variation, past which eps_g = 0)."""
+    eps = draw(st.floats(0.02, 2.5))
+    k = draw(st.sampled_from([1, 2, 3, 4, 5]))
+    how = draw(st.sampled_from(["free", "lattice"]))
+    if how == "free":
+        return eps, k, mp.mpf(draw(st.floats(1e-9, 0.99)))
+    i = draw(st.integers(1, (k + 1) // 2))
+    nudge = draw(st.sampled_from([-1e-3, -1e-9, 0.0, 1e-9, 1e-3, 0.3]))
+    with mp.workdps(50):
+        level = _brute_delta(_rr_sequences(mp.mpf(eps), k), max(k - 2 * i, 0) * mp.mpf(eps))
+        return eps, k, +(level * (1 + mp.mpf(nudge)))
+
+
+@covers("KOV15:Thm3.3")
+@given(case=small_k_targets())
+@example(case=(1.0, 1, mp.mpf("0.5")))        # past (e - 1)/(e + 1) = 0.4621: eps_g = 0
+@example(case=(1.0, 1, mp.mpf("0.46")))       # just below it: log((p - 0.46)/(1 - p))
+@example(case=(1.0, 3, mp.mpf("0.5")))
+@example(case=(0.5, 5, mp.mpf("0.2")))
+def test_optimal_small_k_equals_brute_force(case: tuple[float, int, mpmath.mpf]) -> None:
+    """The value and the bracket agree with bisection on the enumerated hockey-stick
+    divergence of k-fold RR_eps (2^k sequences), for odd and even k and delta_g at, near
+    and past every piece boundary (two-sided, 1e-25).  So does the piecewise solver's own
+    point (``core``), before the certificate step, which clamps a negative point to the
+    floor 0 and would hide a wrong last piece."""
+    eps, k, delta_g = case
+    assume(0 < delta_g < 1)
+    cert = optimal_epsilon(eps=eps, k=k, delta_g=delta_g, delta=0)
+    with mp.workdps(50):
+        truth = _brute_epsilon(mp.mpf(eps), k, delta_g)
+        tol = mp.mpf(10) ** -25
+        assert abs(cert.value - truth) <= tol
+        assert cert.lo - tol <= truth <= cert.hi + tol
+        guess = optimal_epsilon.core(mp, mp.mpf(eps), k, delta_g, mp.zero)
+        assert abs(guess - truth) <= tol
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize("ratio", [Fraction(3), Fraction(2), Fraction(3, 2), Fraction(11, 10)])
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_optimal_lattice_points_exactly(ratio: Fraction, k: int) -> None:
+    """eps = log r makes p = r/(1 + r) rational, so the divergence at a lattice point
+    eps_g = (k - 2i) eps >= 0 is an exact rational D_i (enumerated with Fractions); at
+    delta_g = D_i the optimal eps_g is max(k - 2i, 0) log r.  For k = 1 the threshold
+    D_1 = (r - 1)/(r + 1) is the total variation; beyond it eps_g = 0."""
+    p = ratio / (1 + ratio)
+    for i in range(1, (k + 1) // 2 + 1):
+        power = max(k - 2 * i, 0)
+        level = Fraction(0)
+        for seq in itertools.product((0, 1), repeat=k):
+            f = sum(seq)
+            level += max(p ** (k - f) * (1 - p) ** f
+                         - ratio ** power * p ** f * (1 - p) ** (k - f), Fraction(0))
+        if k == 1:
+            assert level == (ratio - 1) / (ratio + 1)
+        with mp.workdps(60):
+            eps = mp.log(mp.mpf(ratio.numerator) / ratio.denominator)
+            cert = optimal_epsilon(eps=eps, k=k, delta_g=level, delta=0)
+            assert abs(cert.value - power * eps) <= mp.mpf(10) ** -35
+            if power == 0:   # past the total variation too
+                beyond = optimal_epsilon(eps=eps, k=k, delta_g=(1 + level) / 2, delta=0)
+                assert beyond.value == 0
 
 
 @covers("KOV15:Thm3.3")

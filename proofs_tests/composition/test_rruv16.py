@@ -10,7 +10,9 @@ numbers recomputed in catalog-003 (§8).
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import assume, given
@@ -191,6 +193,52 @@ def test_fn2_symmetric_and_monotone(eps: list[float], i: int, bump: float, slack
     # ... so it never exceeds Thm 2.10 at the largest epsilon
     assert leq(g, advanced_composition(eps=max(eps), k=len(eps), delta_hat=slack,
                                        delta=0).eps, 1e-45)
+
+
+def _fn2_by_hand(eps: list[Fraction], slack: Fraction, deltas: list[Fraction]
+                 ) -> tuple[mpmath.mpf, Fraction]:
+    """Footnote 2 applied to Thm 2.10, written out again at 80 digits from exact rationals:
+    sum eps_i (e^eps_i - 1) + sqrt(2 (sum eps_i^2) log(1/slack)), and sum delta_i + slack."""
+    with mp.workdps(80):
+        def f(x: Fraction) -> mpmath.mpf:
+            return mp.mpf(x.numerator) / x.denominator
+        squares = sum((e * e for e in eps), Fraction(0))           # exact
+        mean = mp.fsum(f(e) * mp.expm1(f(e)) for e in eps)
+        spread = mp.sqrt(2 * f(squares) * mp.log(1 / f(slack)))
+        return +(mean + spread), sum(deltas, Fraction(0)) + slack
+
+
+hetero_eps = st.lists(st.fractions(Fraction(1, 1000), 2, max_denominator=1000), min_size=2,
+                      max_size=12).filter(lambda xs: len(set(xs)) > 1)
+
+
+@covers("RRUV16:fn2-advanced")
+@given(eps=hetero_eps, slack=st.fractions(Fraction(1, 10**12), Fraction(1, 2),
+                                          max_denominator=10**12),
+       leak=st.sampled_from([Fraction(0), Fraction(1, 10**6), Fraction(1, 100)]))
+def test_fn2_heterogeneous_value_pinned(eps: list[Fraction], slack: Fraction,
+                                        leak: Fraction) -> None:
+    """Unequal epsilons: the value is the footnote's sqrt(sum eps_i^2), not the
+    equal-epsilon form with the mean epsilon (sum eps_i)^2/k (smaller by Cauchy-Schwarz),
+    pinned two-sidedly to 1e-40 against the formula written out in the test."""
+    deltas = [leak * (i % 2) for i in range(len(eps))]
+    g = advanced_composition_heterogeneous(eps=eps, delta_hat=slack, delta=deltas)
+    want_eps, want_delta = _fn2_by_hand(eps, slack, deltas)
+    assert near(g.eps, want_eps, 1e-40)
+    assert near(g.delta, want_delta, 1e-45)
+
+
+@covers("RRUV16:fn2-advanced")
+def test_fn2_heterogeneous_worked_example() -> None:
+    """eps = (0.3, 0.4), delta_hat = e^-2: the spread is sqrt(2 * 0.25 * 2) = 1 exactly, so
+    eps_g = 0.3 (e^0.3 - 1) + 0.4 (e^0.4 - 1) + 1 (by hand: 0.3 * 0.34985881 + 0.4 *
+    0.49182470 + 1 = 1.30168752); the mean-epsilon form would give sqrt(0.49) = 0.7 instead."""
+    with mp.workdps(60):
+        g = advanced_composition_heterogeneous(eps="0.3,0.4", delta_hat=mp.exp(-2), delta=[])
+        want = (mp.mpf(3) / 10 * mp.expm1(mp.mpf(3) / 10) + mp.mpf(4) / 10
+                * mp.expm1(mp.mpf(4) / 10) + 1)
+        assert abs(g.eps - want) < mp.mpf(10) ** -40
+    assert abs(float(g.eps) - 1.30168752) < 1e-8
 
 
 @covers("RRUV16:fn2-advanced")

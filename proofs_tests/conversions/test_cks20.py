@@ -109,3 +109,109 @@ def test_cks_delta_edges() -> None:
     with mp.workdps(50):  # at eps = 0 it must still exceed the Gaussian's total variation
         tv = 2 * mp.ncdf(mp.sqrt(2 * 50) / 2) - 1
         assert tv <= cks_delta(rho=50, eps=0) <= 1
+
+
+# ---- accuracy of the delta form near 1 and at the extremes ---------------------------------
+# Independent route: the paper's objective ln delta_a = (a-1)(a rho - eps) + a ln(1 - 1/a)
+# - ln(a-1) rewritten in s = ln(a-1) (with t = a-1: a ln(t/a) - ln t = t ln t - (1+t) ln(1+t),
+# so no two terms of size rho cancel outside a factor t), minimised by golden-section search
+# over s at 200 digits after a dense scan; no root finding and no use of the optimality
+# condition. The value is then compared with the certified enclosure computed at 50 digits.
+
+_REF_DPS = 200
+
+
+def _ref_log_delta(rho: str, eps: str) -> mpmath.mpf:
+    """``inf_a ln delta_a`` at 200 digits: dense scan over ``s = ln(a-1)`` then golden section."""
+    with mp.workdps(_REF_DPS + 20):
+        r, e = mp.mpf(rho), mp.mpf(eps)
+
+        def objective(s: mpmath.mpf) -> mpmath.mpf:
+            t = mp.exp(s)
+            return t * ((1 + t) * r - e + s) - (1 + t) * mp.log1p(t)
+
+        lo = -(3 * r + e + 10)
+        hi = mp.log((e + 1) / r + 1) + 10
+        n = 4000
+        grid = [lo + (hi - lo) * k / n for k in range(n + 1)]
+        vals = [objective(s) for s in grid]
+        k = min(range(n + 1), key=lambda i: vals[i])
+        a, b = grid[max(k - 1, 0)], grid[min(k + 1, n)]
+        g = (mp.sqrt(5) - 1) / 2
+        c, d = b - g * (b - a), a + g * (b - a)
+        fc, fd = objective(c), objective(d)
+        while b - a > mp.mpf(10) ** -(_REF_DPS // 2 + 10) * (1 + abs(a)):
+            if fc < fd:
+                b, d, fd = d, c, fc
+                c = b - g * (b - a)
+                fc = objective(c)
+            else:
+                a, c, fc = c, d, fd
+                d = a + g * (b - a)
+                fd = objective(d)
+        best = min(fc, fd, vals[k])
+        assert best <= vals[k]  # the refinement never ends above the scan's best point
+        return +best
+
+
+#: (rho, eps): delta within e^-4900 and e^-900 of 1 (the reported defect), eps = 0, eps tiny,
+#: rho huge, rho tiny (delta ~ e^-250000; and a* - 1 ~ 7e149 at rho = 1e-300, eps = 0,
+#: where ln(1 - 1/a) must not round to 0), eps huge, and moderate values on both sides of 1/2.
+_EXTREMES = [("5000", "100"), ("1000", "100"), ("50", "0"), ("1000000", "5"),
+             ("0.5", "1e-9"), ("0.000001", "1"), ("1e-300", "0"), ("1e-20", "1e20"),
+             ("1", "7.766216625"), ("10", "9.5"), ("3", "1"), ("0.01", "30")]
+
+
+def _exact(x: object) -> Fraction:
+    from reference.core.numeric import exact
+    return exact(x, "x", "test")
+
+
+@covers("CKS20:Cor13-delta")
+@pytest.mark.parametrize(("rho", "eps"), _EXTREMES, ids=[f"{r}-{e}" for r, e in _EXTREMES])
+def test_cks_delta_enclosure_is_tight_and_contains_the_independent_value(rho: str,
+                                                                          eps: str) -> None:
+    """Two-sided: the enclosure contains the 200-digit value of delta and of 1 - delta, and is
+    narrow: relative width at most 10^-40 of delta, and of 1 - delta wherever 1 - delta is
+    large enough (>= 10^-20) to be resolved by an endpoint of 60 digits.  (Comparisons of
+    mpf numbers are exact; differences near 1 are taken exactly, as Fractions.)"""
+    enc = certified(cks_delta, rho=rho, eps=eps)
+    point = cks_delta(rho=rho, eps=eps)
+    log_ref = _ref_log_delta(rho, eps)
+    with mp.workdps(_REF_DPS):
+        delta_ref = mp.exp(log_ref)
+        comp_ref = -mp.expm1(log_ref)                     # 1 - delta, to 200 digits relative
+        slack = mp.mpf(10) ** -(_REF_DPS - 20)
+        # delta in [lo, hi], with a relative slack far below the enclosure's width (the
+        # reference is good to ~190 digits)
+        assert enc.lo <= delta_ref * (1 + slack) and delta_ref * (1 - slack) <= enc.hi
+        assert enc.hi - enc.lo <= mp.mpf(10) ** -40 * delta_ref
+        # the plain value (rounded to 50 digits) agrees with the enclosure
+        assert enc.lo * (1 - mp.mpf(10) ** -48) <= point <= enc.hi * (1 + mp.mpf(10) ** -48)
+        if delta_ref >= 0.5:
+            lo, hi = _exact(enc.lo), _exact(enc.hi)
+            # 1 - delta in [1 - hi, 1 - lo]
+            assert 1 - hi <= _exact(comp_ref * (1 + slack))
+            assert _exact(comp_ref * (1 - slack)) <= 1 - lo
+            if comp_ref >= mp.mpf(10) ** -20:
+                assert hi - lo <= Fraction(1, 10**40) * _exact(comp_ref)
+
+
+@covers("CKS20:Cor13-delta")
+@pytest.mark.parametrize(("rho", "eps", "dps"), [("1000", "100", 460), ("5000", "100", 2200)])
+def test_cks_delta_complement_resolves_when_precision_is_raised(rho: str, eps: str,
+                                                                dps: int) -> None:
+    """Escalating the precision (as :func:`reference.core.decide.decide` does) resolves
+    1 - delta ~ e^(eps - rho) to relative width 10^-40, pinned two-sidedly by the
+    independent value."""
+    from reference import precision
+    with precision(dps):
+        enc = certified(cks_delta, rho=rho, eps=eps)
+    lo, hi = _exact(enc.lo), _exact(enc.hi)
+    with mp.workdps(_REF_DPS):
+        comp_ref = -mp.expm1(_ref_log_delta(rho, eps))
+        slack = mp.mpf(10) ** -(_REF_DPS - 20)
+        c_lo, c_hi = 1 - hi, 1 - lo
+        assert c_lo <= _exact(comp_ref * (1 + slack))
+        assert _exact(comp_ref * (1 - slack)) <= c_hi
+        assert c_hi - c_lo <= Fraction(1, 10**40) * _exact(comp_ref)

@@ -140,6 +140,42 @@ def test_dp_to_zcdp_randomized_response(eps: float) -> None:
         1 + 1e-7)
 
 
+@covers("RSWR23:Lem2.3-i")
+@given(eps=st.fractions(Fraction(0), 5, max_denominator=1000),
+       delta=st.fractions(Fraction(1, 10**9), Fraction(99, 100), max_denominator=10**9))
+def test_dp_to_zcdp_keeps_the_dp_delta(eps: Fraction, delta: Fraction) -> None:
+    """The statement: (eps, delta)-DP gives delta-approximate eps^2/2-zCDP with the *same*
+    delta (neither doubled nor dropped); both parts pinned against exact rationals."""
+    rho, d = dp_to_zcdp(eps=eps, delta=delta)
+    assert abs(exact(rho, "rho", "test") - eps**2 / 2) <= Fraction(1, 10**45) * (1 + eps**2)
+    assert abs(exact(d, "delta", "test") - delta) <= Fraction(1, 10**45) * delta
+
+
+@covers("RSWR23:Lem2.3-i")
+@given(eps=st.floats(0.01, 4), delta=st.floats(1e-9, 0.9))
+def test_dp_to_zcdp_delta_is_attained_by_a_leaking_rr(eps: float, delta: float) -> None:
+    """M(b) reveals b with probability delta and else runs RR_eps: (eps, delta)-DP, and
+    delta'-approximate zCDP (any rho) needs delta' >= delta, the mass of M(0) where M(1) has
+    none (a finite Renyi divergence needs absolute continuity).  Conditioned on not
+    revealing it is RR_eps, of level <= eps^2/2.  So the returned pair is valid for this
+    mechanism, and its delta is exactly the forced mass: no smaller, and (the statement
+    keeps the DP delta) no larger."""
+    with mp.workdps(40):
+        e, dd = mp.exp(mp.mpf(eps)), mp.mpf(delta)
+        p0 = [dd, (1 - dd) * e / (1 + e), (1 - dd) / (1 + e), mp.zero]
+        p1 = [mp.zero, (1 - dd) / (1 + e), (1 - dd) * e / (1 + e), dd]
+        # (eps, delta)-DP: the largest hockey-stick divergence over events is delta.
+        assert mp.fsum(max(a - e * b, 0) for a, b in zip(p0, p1, strict=True)) <= dd * (
+            1 + mp.mpf(10) ** -30)
+        rho, d = dp_to_zcdp(eps=eps, delta=delta)
+        forced = mp.fsum(a for a, b in zip(p0, p1, strict=True) if b == 0)  # no E can keep it
+        assert abs(d - forced) <= mp.mpf(10) ** -35 * forced
+        kept = [(a, b) for a, b in zip(p0, p1, strict=True) if a > 0 and b > 0]
+        cond0 = np.array([float(a / (1 - dd)) for a, _ in kept])
+        cond1 = np.array([float(b / (1 - dd)) for _, b in kept])
+    assert renyi_sup_over_lambda(cond0, cond1) <= float(rho) * (1 + 1e-7)
+
+
 @covers("RSWR23:Lem2.4")
 @given(e1=st.floats(0.05, 2), e2=st.floats(0.05, 2))
 def test_zcdp_composition_by_enumeration(e1: float, e2: float) -> None:

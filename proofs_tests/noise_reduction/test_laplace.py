@@ -128,6 +128,34 @@ def test_levy_density_is_the_integral_of_the_local_density(z: float, t: float,
         assert abs(mass - 2 / mp.mpf(t)) < mp.mpf(10) ** -18
 
 
+@covers("RSWR23:AppA-levy", "RSWR23:Eq13")
+@given(z=st.fractions(Fraction(1, 1000), 50, max_denominator=1000),
+       t=st.fractions(Fraction(1, 100), 20, max_denominator=100))
+def test_levy_densities_are_even_with_exact_values_at_negative_z(z: Fraction,
+                                                                 t: Fraction) -> None:
+    """g(z; t) = e^{-|z|/t}/|z| and psi(z; t) = t^-2 e^{-|z|/t} are even in z and positive:
+    at -z they equal the closed forms written here with |-z| = z (60 digits, rationals)."""
+    with mp.workdps(60):
+        zz, tt = mp.mpf(z.numerator) / z.denominator, mp.mpf(t.numerator) / t.denominator
+        g_closed = mp.exp(-zz / tt) / zz
+        psi_closed = mp.exp(-zz / tt) / tt**2
+        for side in (-z, z):
+            g = levy_density(z=side, t=t)
+            psi = local_levy_density(z=side, t=t)
+            assert g > 0 and psi > 0
+            assert abs(g - g_closed) <= mp.mpf(10) ** -40 * g_closed
+            assert abs(psi - psi_closed) <= mp.mpf(10) ** -40 * psi_closed
+
+
+@covers("RSWR23:AppA-levy")
+def test_levy_density_worked_values_at_negative_z() -> None:
+    """By hand: g(-1; 1) = 1/e = 0.36787944117, g(-2; 4) = e^{-1/2}/2 = 0.30326532986,
+    g(-1/2; 1/4) = 2 e^-2 = 0.27067056647."""
+    for z, t, want in (("-1", 1, 0.36787944117144233), ("-2", 4, 0.30326532985631671),
+                       ("-0.5", "0.25", 0.27067056647322538)):
+        assert abs(float(levy_density(z=z, t=t)) - want) < 1e-15
+
+
 @covers("RSWR23:AppA-levy")
 @settings(max_examples=share(Fraction(2, 15)))
 @given(t=st.floats(0.1, 5), u=st.floats(0.1, 5))

@@ -54,7 +54,8 @@ def stochastic(draw: st.DrawFn, rows: int) -> list[list[Fraction]]:
     return [draw(dist(cols)) for _ in range(rows)]
 
 
-eps_st = st.fractions(0, 4, max_denominator=64)
+# The hockey-stick divergence is defined at every real eps: draw both signs.
+eps_st = st.fractions(-4, 4, max_denominator=64)
 
 
 def _mp(q: Fraction) -> mpmath.mpf:
@@ -228,15 +229,19 @@ def test_renyi_certified_encloses_hand_values() -> None:
     ({"P": "0.5,0.5", "Q": "1", "eps": 0}, "Q"),
     ({"P": "0.5,0.6", "Q": "0.5,0.5", "eps": 0}, "P"),
     ({"P": "1.5,-0.5", "Q": "0.5,0.5", "eps": 0}, "P"),
-    ({"P": "0.5,0.5", "Q": "0.5,0.5", "eps": -1}, "eps"),
+    ({"P": "0.5,0.5", "Q": "0.5,0.5", "eps": float("nan")}, "eps"),
+    ({"P": "0.5,0.5", "Q": "0.5,0.5", "eps": float("inf")}, "eps"),
+    ({"P": "0.5,0.5", "Q": "0.5,0.5", "eps": "-inf"}, "eps"),
 ])
 @at60
 def test_bad_input_is_a_domain_error(kwargs: dict[str, object], param: str) -> None:
     with pytest.raises(DomainError) as err:
         hockey_stick(**kwargs)
     assert err.value.param == param
-    with pytest.raises(DomainError):
-        renyi(P="0.5,0.5", Q="0.5,0.5", alpha="0.5")
+    for bad in ("0.5", "-inf", float("-inf"), float("nan"), "1/0", "infinite"):
+        with pytest.raises(DomainError) as info:
+            renyi(P="0.5,0.5", Q="0.5,0.5", alpha=bad)
+        assert "must be >= 1 or inf" in str(info.value)
     with pytest.raises(DomainError):
         privacy_loss_distribution(P="0.5,0.5", Q="0.2,0.3,0.5")
 
@@ -271,3 +276,133 @@ def test_float_masses_keep_their_exact_defect() -> None:
     assert abs(got - expected) <= abs(expected) * mp.mpf(10) ** -45
     enc = certified(renyi, P=P, Q=P, alpha=3)
     assert enc.lo <= expected <= enc.hi
+
+
+# ---- eps < 0 (hockey-stick) and alpha = inf (Rényi): exact second routes ----------------
+
+
+def exp_bracket(x: Fraction, terms: int = 120) -> tuple[Fraction, Fraction]:
+    """Rational ``lo <= e^x <= hi`` from the Taylor series of ``e^|x|`` (no mpmath).
+
+    ``S_N = sum_{k <= N} y^k/k!`` is below ``e^y`` (y >= 0) and the tail is at most twice the
+    next term once ``N + 2 > 2y``; ``e^-y`` is bracketed by the reciprocals.
+    """
+    y = abs(x)
+    assert terms + 2 > 2 * y
+    total, term = Fraction(0), Fraction(1)
+    for k in range(terms + 1):
+        total += term
+        term = term * y / (k + 1)
+    lo, hi = total, total + 2 * term
+    return (lo, hi) if x >= 0 else (1 / hi, 1 / lo)
+
+
+def rational_delta(P: list[Fraction], Q: list[Fraction], w: Fraction) -> Fraction:
+    """``sum (p - w q)_+`` exactly, for a rational ``w``: non-increasing in ``w``."""
+    return sum((max(Fraction(0), p - w * q) for p, q in zip(P, Q, strict=True)), Fraction(0))
+
+
+@covers("RSWR23:Def2.1")
+@given(pairs(), st.fractions(-8, 0, max_denominator=64))
+@at60
+def test_hockey_stick_negative_eps_against_exact_rationals(
+        pq: tuple[list[Fraction], list[Fraction]], eps: Fraction) -> None:
+    """The exact value lies in [D(w_hi), D(w_lo)] for a rational bracket of w = e^eps:
+    the enclosure must meet that bracket and be as narrow as it is (two-sided)."""
+    P, Q = pq
+    w_lo, w_hi = exp_bracket(eps)
+    assert w_hi - w_lo < Fraction(1, 10**80)
+    d_hi, d_lo = rational_delta(P, Q, w_lo), rational_delta(P, Q, w_hi)
+    enc = hockey_stick.certified(P=P, Q=Q, eps=eps)
+    with mp.workdps(100):
+        assert enc.lo <= _mp(d_hi) and _mp(d_lo) <= enc.hi
+        assert enc.hi - enc.lo <= mpmath.mpf("1e-50")
+    # Below 0 the worst event is never worse than everything: delta >= 1 - e^eps.
+    assert d_hi >= 1 - w_lo
+    assert abs(hockey_stick(P=P, Q=Q, eps=eps) - _mp(d_lo)) <= TOL
+
+
+@covers("RSWR23:Def2.1")
+@pytest.mark.parametrize("r", [Fraction(3, 2), Fraction(10), Fraction(10**6), Fraction(10**40)])
+def test_hockey_stick_at_minus_log_r(r: Fraction) -> None:
+    """eps = -log r (given at 120 digits, so e^eps = 1/r up to 1e-110): delta is the rational
+    sum (p - q/r)_+ to that accuracy, down to delta -> 1 for large r."""
+    P = [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6), Fraction(0)]
+    Q = [Fraction(1, 8), Fraction(1, 8), Fraction(1, 4), Fraction(1, 2)]
+    with mp.workdps(120):
+        eps = -mp.log(_mp(r))
+    exact = rational_delta(P, Q, 1 / r)
+    enc = hockey_stick.certified(P=P, Q=Q, eps=eps)
+    with mp.workdps(100):
+        slack = mpmath.mpf("1e-100")
+        assert enc.lo - slack <= _mp(exact) <= enc.hi + slack
+        assert enc.hi - enc.lo <= mpmath.mpf("1e-50")
+
+
+@covers("RSWR23:Def2.1")
+@given(pairs(), st.fractions(-30, 0, max_denominator=16), st.fractions(0, 30,
+                                                                       max_denominator=16))
+@at60
+def test_hockey_stick_non_increasing_across_zero(pq: tuple[list[Fraction], list[Fraction]],
+                                                 neg: Fraction, pos: Fraction) -> None:
+    P, Q = pq
+    at_neg = hockey_stick.certified(P=P, Q=Q, eps=neg)
+    at_zero = hockey_stick.certified(P=P, Q=Q, eps=0)
+    at_pos = hockey_stick.certified(P=P, Q=Q, eps=pos)
+    assert at_pos.lo <= at_zero.hi and at_zero.lo <= at_neg.hi
+    assert at_neg.hi <= 1 + TOL
+
+
+@covers("RSWR23:Def2.1")
+@pytest.mark.parametrize("eps", ["-1e6", "-1e300", -(10**1000)])
+def test_hockey_stick_far_below_zero_is_one(eps: object) -> None:
+    """delta -> sum p = 1 as eps -> -inf (1 - e^eps <= delta <= 1)."""
+    enc = hockey_stick.certified(P="0.5,0.25,0.25", Q="0.25,0.5,0.25", eps=eps)
+    assert enc.lo <= 1 <= enc.hi and 1 - enc.lo <= mpmath.mpf("1e-50")
+
+
+def d_inf_exact(P: list[Fraction], Q: list[Fraction]) -> Fraction | None:
+    """max p/q over p > 0 as an exact rational (None for +inf)."""
+    if any(p > 0 and q == 0 for p, q in zip(P, Q, strict=True)):
+        return None
+    return max(p / q for p, q in zip(P, Q, strict=True) if p > 0)
+
+
+@covers("RSWR23:Renyi")
+@given(pairs())
+@at60
+def test_renyi_order_inf_is_log_of_the_max_ratio(pq: tuple[list[Fraction],
+                                                            list[Fraction]]) -> None:
+    P, Q = pq
+    ratio = d_inf_exact(P, Q)
+    for alpha in (float("inf"), "inf", mp.inf, "+Infinity"):
+        if ratio is None:
+            assert renyi(P=P, Q=Q, alpha=alpha) == mp.inf
+            assert renyi.certified(P=P, Q=Q, alpha=alpha).lo == mp.inf
+            continue
+        enc = renyi.certified(P=P, Q=Q, alpha=alpha)
+        with mp.workdps(100):
+            exact = mp.log(_mp(ratio))
+            assert enc.lo <= exact <= enc.hi and enc.hi - enc.lo <= mpmath.mpf("1e-50")
+        assert abs(renyi(P=P, Q=Q, alpha=alpha) - exact) <= TOL
+    assert renyi(P=P, Q=P, alpha="inf") == 0
+
+
+@covers("RSWR23:Renyi")
+@given(pairs(), st.sampled_from([Fraction(10), Fraction(1000), Fraction(10**6)]),
+       st.fractions(1, 10, max_denominator=16))
+@at60
+def test_renyi_increases_to_order_inf(pq: tuple[list[Fraction], list[Fraction]],
+                                      alpha: Fraction, smaller: Fraction) -> None:
+    """D_a <= D_inf and D_a >= D_inf + log(p*)/(a - 1), p* the P-mass at the max ratio:
+    D_a -> D_inf as a -> inf, two-sidedly; also D_smaller <= D_a."""
+    P, Q = pq
+    d_a, d_inf = renyi(P=P, Q=Q, alpha=alpha), renyi(P=P, Q=Q, alpha="inf")
+    assert renyi(P=P, Q=Q, alpha=smaller) <= d_a + TOL or d_a == mp.inf
+    ratio = d_inf_exact(P, Q)
+    if ratio is None:
+        assert d_a == d_inf == mp.inf
+        return
+    p_star = max(p for p, q in zip(P, Q, strict=True) if p > 0 and p / q == ratio)
+    assert d_a <= d_inf + TOL
+    assert d_a >= d_inf + mp.log(_mp(p_star)) / _mp(alpha - 1) - TOL

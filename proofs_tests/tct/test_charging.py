@@ -167,6 +167,45 @@ def test_accountant_counts_halts_and_reports_theorem(hits: list[bool], tau: int,
                                            Delta="0.001").delta.hi
 
 
+@covers("CL23:ThmB.4")
+@given(tau=st.integers(1, 8), gaps=st.lists(st.integers(0, 4), min_size=8, max_size=8),
+       last=st.booleans())
+def test_accountant_halts_exactly_at_the_tau_th_hit(tau: int, gaps: list[int],
+                                                    last: bool) -> None:
+    """Algorithm 1 halts when the tau-th target hit is recorded: after tau - 1 hits (and
+    any number of misses) it accepts calls; the tau-th hit is recorded, and the next call
+    is refused.  The hits are counted here, not read from the accountant."""
+    acc = TCTAccountant(tau=tau, eps="0.3", q="0.25")
+    hits = 0
+    for gap in gaps[:tau]:
+        for _ in range(gap):
+            assert not acc.halted
+            acc.record(eps="0.3", q="0.25", hit=False)
+        assert not acc.halted and hits < tau
+        acc.record(eps="0.3", q="0.25", hit=True)
+        hits += 1
+        assert acc.hits == hits
+        assert acc.halted == (hits == tau)
+    assert hits == tau and acc.halted
+    assert acc.rounds == tau + sum(gaps[:tau])
+    with pytest.raises(DomainError, match="halted"):
+        acc.record(eps="0.3", q="0.25", hit=last)
+    assert acc.rounds == tau + sum(gaps[:tau]) and acc.hits == tau
+
+
+@covers("CL23:ThmB.4")
+def test_accountant_one_hit_short_of_tau_keeps_going() -> None:
+    """tau = 3: two hits among 50 misses never halt; the third hit halts at once."""
+    acc = TCTAccountant(tau=3, eps=1, q="0.5")
+    for i in range(52):
+        acc.record(eps=1, q="0.5", hit=i in (10, 40))
+    assert (acc.hits, acc.rounds, acc.halted) == (2, 52, False)
+    acc.record(eps=1, q="0.5", hit=True)
+    assert (acc.hits, acc.rounds, acc.halted) == (3, 53, True)
+    with pytest.raises(DomainError, match="halted after 3 hits"):
+        acc.record(eps=1, q="0.5", hit=False)
+
+
 @covers("CL23:ThmB.4-exact")
 @given(st.fractions(F(1, 20), 1, max_denominator=20), st.integers(1, 30),
        st.sampled_from(["0.1", "1e-3", "1e-6"]))

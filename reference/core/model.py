@@ -118,7 +118,9 @@ class Inverse:
 
     ``unknown`` is the forward parameter solved for, ``target`` the parameter of the
     inverse that bounds the forward value; ``increasing`` says how the forward value moves
-    with the unknown; ``fixed`` renames parameters on the way to ``forward``.
+    with the unknown; ``fixed`` renames parameters on the way to ``forward``; ``floor`` is
+    the least value of the unknown the inverse ranges over (default: the lower bound of the
+    forward parameter, else 0), for an inverse defined on part of the forward's domain.
     """
 
     forward: Result[Any]
@@ -127,6 +129,7 @@ class Inverse:
     increasing: bool
     forward_output: str | None = None
     fixed: Mapping[str, str] = field(default_factory=dict)
+    floor: Fraction | None = None
 
 
 @dataclass(eq=False)
@@ -250,7 +253,7 @@ class Result(Generic[R]):
     def _certify(self, inv: Inverse, values: Mapping[str, Any]) -> Certificate:
         target: Fraction = values[inv.target]
         guess = mp.mpf(self.core(mp, **lift(mp, values)))
-        lower = inv.forward.param(inv.unknown).lo
+        lower = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
         floor = Fraction(0) if lower is None else lower
 
         def valid(u: Fraction) -> tuple[bool, Interval]:
@@ -315,6 +318,7 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
             unknown: str, target: str, increasing: bool, forward_output: str | None = None,
             fixed: dict[str, str] | None = None, status: Status = "stated",
             precondition: Precondition | None = None, notes: str = "", output: str = "value",
+            floor: Fraction | None = None,
             ) -> Callable[[Callable[..., MPF]], Result[Certificate]]:
     """Make ``solver(ctx, **params)`` the certified inverse ``rid`` of ``forward``."""
 
@@ -322,6 +326,6 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
         return Result(rid, title, "conversion", statement, tuple(params), solver, status,
                       False, precondition, notes, output,
                       inverse=Inverse(forward, unknown, target, increasing, forward_output,
-                                      dict(fixed or {})))
+                                      dict(fixed or {}), floor))
 
     return wrap

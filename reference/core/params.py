@@ -8,10 +8,15 @@ line, the generic bad-input test and the Hypothesis strategies of valid inputs.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
+
+import mpmath
 
 from reference.core.decide import below_inv_e
 from reference.core.errors import DomainError
@@ -23,13 +28,34 @@ REQUIRED = object()
 MASS_TOLERANCE = Fraction(1, 2**40)
 
 
+def is_plus_inf(x: object) -> bool:
+    """True for +infinity given as a float, ``Decimal``, ``mpf`` or the string ``"inf"``."""
+    if isinstance(x, str):
+        return x.strip().lower().removeprefix("+") in ("inf", "infinity")
+    if isinstance(x, bool | numbers.Integral | Fraction):
+        return False
+    if isinstance(x, Decimal):
+        return x.is_infinite() and x > 0
+    if isinstance(x, mpmath.mpf):
+        return bool(x == mpmath.inf)
+    if isinstance(x, numbers.Real):
+        return float(x) == math.inf
+    return False
+
+
 def _fmt(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{float(q):g}"
 
 
 @dataclass(frozen=True)
 class Param:
-    """One input of a result: name, kind, bounds, default and a valid example."""
+    """One input of a result: name, kind, bounds, default and a valid example.
+
+    ``allow_inf`` (kind ``"real"`` only) opts this one parameter in to ``+inf`` (a float,
+    ``Decimal``, ``mpf`` or the string ``"inf"``), for a quantity defined there as a limit
+    (the Rényi order ``alpha``); the converted value is then ``math.inf``.  Every other
+    parameter refuses infinities.
+    """
 
     name: str
     kind: Kind
@@ -41,6 +67,7 @@ class Param:
     example: str = "1"
     doc: str = ""
     min_len: int = 1
+    allow_inf: bool = False
 
     @property
     def required(self) -> bool:
@@ -48,6 +75,9 @@ class Param:
 
     def condition(self) -> str:
         """The domain as a phrase, e.g. ``must lie in (0, 1)``."""
+        return self._finite_condition() + (" or inf" if self.allow_inf else "")
+
+    def _finite_condition(self) -> str:
         if self.lo is not None and self.hi is not None:
             left = "(" if self.lo_open else "["
             right = ")" if self.hi_open else "]"
@@ -71,9 +101,18 @@ class Param:
         self._check_scalar(q, x, where)
         return q.numerator
 
-    def convert(self, x: object,
-                where: str) -> Fraction | int | tuple[Fraction, ...] | tuple[int, ...]:
-        """Exact, checked value of this parameter."""
+    def convert(self, x: object, where: str,
+                ) -> Fraction | int | float | tuple[Fraction, ...] | tuple[int, ...]:
+        """Exact, checked value of this parameter (``math.inf`` only with ``allow_inf``)."""
+        if self.kind == "real" and self.allow_inf:
+            if is_plus_inf(x):
+                return math.inf
+            try:
+                q = exact(x, self.name, where)
+            except DomainError:
+                raise DomainError(self.name, x, self.condition(), where) from None
+            self._check_scalar(q, x, where)
+            return q
         if self.kind == "real":
             q = exact(x, self.name, where)
             self._check_scalar(q, x, where)

@@ -33,7 +33,7 @@ def _real(p: Param) -> st.SearchStrategy[float]:
 def valid_value(p: Param, size: int = 3) -> st.SearchStrategy[Any]:
     """A valid value of ``p`` (distributions and sequences of length ``size``)."""
     if p.kind == "real":
-        return _real(p)
+        return st.one_of(_real(p), st.just(math.inf)) if p.allow_inf else _real(p)
     if p.kind == "int":
         lo = int(p.lo) if p.lo is not None else 0
         hi = min(int(p.hi), INT_MAX) if p.hi is not None else INT_MAX
@@ -138,7 +138,7 @@ def extreme_value(p: Param, size: int = 3, int_cap: int | None = None) -> st.Sea
     if p.kind in ("real", "seq"):
         scalar = st.one_of(st.sampled_from(boundary_values(p)), _real(p), _moderate_decimal(p))
         if p.kind == "real":
-            return scalar
+            return st.one_of(scalar, st.just(math.inf)) if p.allow_inf else scalar
         return st.lists(scalar, min_size=size, max_size=size)
     if p.kind in ("int", "intseq"):
         lo = int(p.lo) if p.lo is not None else -10**30
@@ -171,6 +171,8 @@ def extreme_params(res: Result[Any], int_caps: dict[str, int] | None = None,
 def invalid_values(p: Param) -> list[Any]:
     """Values outside the domain of ``p`` (each must give ``DomainError``)."""
     bad: list[Any] = [float("nan"), float("inf"), float("-inf"), "abc", None, True, "1/0"]
+    if p.allow_inf:  # this parameter opts in to +inf (Param.allow_inf)
+        bad.remove(float("inf"))
     if p.kind in ("real", "int"):
         bad.append([1, 2])
         if p.lo is not None:

@@ -5,7 +5,12 @@ A Gaussian mechanism ``f(x) + N(0, sigma^2 I)`` on a statistic of l2 sensitivity
 
     delta >= Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)
 
-(Balle–Wang, ICML 2018, Theorem 8; also Sommer–Meiser–Mohammadi 2019).  With
+(Balle–Wang, ICML 2018, Theorem 8; also Sommer–Meiser–Mohammadi 2019).  The right-hand
+side is the hockey-stick divergence ``E[(1 - e^(eps - L))_+]`` of ``N(0, sigma^2)`` from
+``N(Delta, sigma^2)``, with privacy loss ``L ~ N(mu^2/2, mu^2)`` under the first law and
+``N(-mu^2/2, mu^2)`` under the second; the computation uses no sign of ``eps``, so the
+curve holds for every real eps (the paper states eps >= 0; privacy-loss-distribution
+accountants also evaluate it at eps < 0).  With
 ``mu = Delta / sigma`` this is ``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, ``Q`` the
 standard normal upper tail.  The mechanism is ``rho = mu^2/2``-zCDP, so this curve is the
 lower bound every sound zCDP -> DP conversion must respect (BS16 >= CKS20 >= this curve).
@@ -23,7 +28,7 @@ from mpmath import mp
 
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
-from reference.core.numeric import MPF, Ctx, endpoints, extra_bits
+from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, expm1, extra_bits
 from reference.core.params import Param, positive, unit_open
 from reference.core.roots import bracket
 from reference.core.special import normal_sf
@@ -33,12 +38,13 @@ _STATEMENT = (r"\delta(\varepsilon)=\Phi\Big(\frac{\Delta}{2\sigma}-\frac{\varep
               r"\sigma}{\Delta}\Big)")
 
 
-#: Computational limits: ``mu = Delta/sigma`` in [1e-8, 1e8] and ``eps <= 1e12`` keep the
+#: Computational limits: ``mu = Delta/sigma`` in [1e-8, 1e8] and ``|eps| <= 1e12`` keep the
 #: exponents of ``Q`` (about ``(eps/mu)^2``) within a few hundred guard bits.
 MU_RANGE = (Fraction(1, 10**8), Fraction(10**8))
 EPS_MAX = Fraction(10**12)
-_EPS = Param("eps", "real", lo=Fraction(0), hi=EPS_MAX, example="1",
-             doc="epsilon at which delta is wanted (<= 1e12)")
+_EPS = Param("eps", "real", lo=-EPS_MAX, hi=EPS_MAX, example="1",
+             doc="epsilon at which delta is wanted, any real in [-1e12, 1e12] "
+                 "(eps < 0: the curve of a privacy-loss distribution)")
 _RHO = Param("rho", "real", lo=Fraction(1, 10**16), hi=Fraction(10**16), hi_open=True,
              example="1",
              doc="zCDP level Delta^2/(2 sigma^2) of the Gaussian, in [1e-16, 1e16)")
@@ -53,7 +59,26 @@ def _mu_in_range(values: Mapping[str, Any], where: str) -> None:
 
 
 def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
-    """``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, the Gaussian's delta at ``eps``.
+    """``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, the Gaussian's delta at any real ``eps``.
+
+    For ``eps < 0`` both tails are close to 1 and the difference would cancel (about
+    ``log2(1/mu)`` bits near ``eps = 0`` for small ``mu``).  The symmetry of the Gaussian
+    pair (the loss has the same law from either side) gives
+    ``delta(eps) = 1 - e^eps + e^eps delta(-eps)``: for ``eps < 0`` it is evaluated as
+    ``-expm1(eps) + e^eps delta(|eps|)``, a sum of two nonnegative terms, so its relative
+    error is that of ``delta(|eps|)``.  It is at most ``1`` (``delta(|eps|) <= 1``); the
+    enclosure is cut there, which only drops outward rounding above 1.
+    """
+    if endpoints(eps).hi < 0:
+        value = -expm1(ctx, eps) + ctx.exp(eps) * _gauss_delta_nonneg(ctx, mu, -eps)
+        return ctx_min(ctx, value, ctx.one)
+    # eps >= 0 (an interval straddling 0 never arises from exact inputs; the formula below
+    # is valid there too, only less tight).
+    return _gauss_delta_nonneg(ctx, mu, eps)
+
+
+def _gauss_delta_nonneg(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
+    """The closed form for ``eps >= 0``.
 
     The difference cancels about ``log2(eps/mu^2)`` bits (``delta/Q(a) ~ mu/b``), paid for
     with as many guard bits.
@@ -62,7 +87,7 @@ def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     ratio = eps_hi / mu_lo ** 2
     guard = 20 + max(0, int(mpmath.mag(ratio)) if ratio > 0 else 0)
     # exp(-x^2/2) inside Q needs x^2 to absolute accuracy: 2 log2 |x| more bits.
-    guard += 2 * max(0, int(mpmath.mag(eps_hi / mu_lo + mu_hi)))
+    guard += 2 * max(0, int(mpmath.mag(abs(eps_hi) / mu_lo + mu_hi)))
     with extra_bits(ctx, guard):
         a = eps / mu - mu / 2
         b = eps / mu + mu / 2
@@ -79,14 +104,20 @@ def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
     """Smallest delta with the Gaussian mechanism (eps, delta)-DP: Balle–Wang Thm 8.
 
     ``Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps Phi(-Delta/(2 sigma) - eps sigma/Delta)``.
-    Domain: ``sigma > 0``, ``0 <= eps <= 1e12``, ``sensitivity > 0``,
-    ``sensitivity/sigma`` in [1e-8, 1e8] (computational limit).
+    Domain: ``sigma > 0``, ``-1e12 <= eps <= 1e12``, ``sensitivity > 0``,
+    ``sensitivity/sigma`` in [1e-8, 1e8] (computational limit).  The paper states the
+    curve for ``eps >= 0``; it is the hockey-stick divergence ``E[(1 - e^(eps - L))_+]``
+    for every real eps (module doc), which PLD accountants also evaluate at ``eps < 0``.
 
     At ``eps = 0`` this is the total variation ``2 Phi(Delta/(2 sigma)) - 1`` (by hand:
-    ``erf(1/(2 sqrt 2))`` = 0.3829249225480262072754... for ``sigma = Delta``):
+    ``erf(1/(2 sqrt 2))`` = 0.3829249225480262072754... for ``sigma = Delta``); at
+    ``eps < 0`` it is ``1 - e^eps + e^eps delta(-eps)``, here ``1 - e^-1 (1 - 0.126936...)``
+(the quadrature of ``(p - e^-1 q)_+`` over ``x < 3/2`` gives the same 0.6788179748866...):
 
     >>> print(mpmath.nstr(gaussian_delta(sigma=1, eps=0), 18))
     0.382924922548026207
+    >>> print(mpmath.nstr(gaussian_delta(sigma=1, eps=-1), 18))
+    0.678817974886627916
     """
     return gauss_delta(ctx, sensitivity / sigma, eps)
 
@@ -100,7 +131,8 @@ def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
 def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     """Balle–Wang Thm 8 for the Gaussian whose zCDP level is ``rho`` (``mu = sqrt(2 rho)``).
 
-    Domain: ``rho`` in [1e-16, 1e16), ``0 <= eps <= 1e12``.  At ``rho = 1``
+    Domain: ``rho`` in [1e-16, 1e16), ``-1e12 <= eps <= 1e12`` (eps < 0 as in
+    ``BW18:Thm8``).  At ``rho = 1``
     the exact eps at ``delta = 1e-6`` is 7.286080966, so:
 
     >>> print(mpmath.nstr(gaussian_delta_rho(rho=1, eps="7.286080966"), 8))
@@ -126,13 +158,15 @@ def _solve_eps(ctx: Ctx, mu: MPF, delta: MPF) -> MPF:
                  unit_open("delta", "1e-6", "target delta"),
                  positive("sensitivity", "1", "l2 sensitivity Delta", default="1")],
          forward=gaussian_delta, unknown="eps", target="delta", increasing=False,
-         precondition=_mu_in_range)
+         precondition=_mu_in_range, floor=Fraction(0))
 def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
     """Smallest eps with the Gaussian mechanism (eps, delta)-DP, with a certificate.
 
     Inverse of Balle–Wang Thm 8 (``delta(eps)`` is decreasing); the certificate's forward
     enclosure proves ``delta(value) <= delta``.  Domain: ``sigma > 0``,
     ``delta in (0, 1)``, ``sensitivity > 0``, ``sensitivity/sigma`` in [1e-8, 1e8].
+    The inverse ranges over ``eps >= 0`` only (0 when ``delta(0) <= delta``), although the
+    forward curve is defined at ``eps < 0`` too.
 
     With mpmath at 50 digits, ``sigma = 1/sqrt(2)`` (rho = 1) at 1e-6 gives 7.286080966; here
     ``sigma = 1`` (rho = 1/2):
@@ -149,13 +183,15 @@ def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
 @inverse("BW18:Thm8-rho-eps", title="Exact epsilon of the Gaussian at zCDP level rho",
          statement=r"\varepsilon(\delta)\text{ of the Gaussian with }\mu=\sqrt{2\rho}",
          params=[_RHO, unit_open("delta", "1e-6", "target delta")],
-         forward=gaussian_delta_rho, unknown="eps", target="delta", increasing=False)
+         forward=gaussian_delta_rho, unknown="eps", target="delta", increasing=False,
+         floor=Fraction(0))
 def gaussian_epsilon_rho(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     """Smallest eps with the rho-zCDP Gaussian (eps, delta)-DP: Balle–Wang (2018) Theorem 8
     inverted (the inverse of ``BW18:Thm8-rho``).
 
     The lower bound for every zCDP -> DP conversion at ``(rho, delta)``.  Domain:
-    ``rho > 0``, ``delta in (0, 1)``.  mpmath at 50 digits: 8.703243855 at ``(1.3527, 1e-6)``.
+    ``rho > 0``, ``delta in (0, 1)``; the inverse ranges over ``eps >= 0`` only.
+    mpmath at 50 digits: 8.703243855 at ``(1.3527, 1e-6)``.
 
     >>> print(mpmath.nstr(gaussian_epsilon_rho(rho="1.3527", delta="1e-6").value, 10))
     8.703243855

@@ -18,17 +18,35 @@ enclosure then contains the exact infimum over all orders.
   first-order condition of the infimum over orders in CKS20 Corollary 13, confirmed
   (no erratum).
 * delta form: ``d/da ln delta_a = (2a-1) rho - eps + ln(1 - 1/a)``, the sign test of the
-  authors' code (IBM discrete-gaussian ``cdp2adp.cdp_delta``) and of OpenDP.
+  authors' code (IBM discrete-gaussian ``cdp2adp.cdp_delta``) and of OpenDP.  At its root
+  ``ln delta = -((a-1)^2 rho + ln a)``, which is evaluated on the bracket: it keeps
+  ``1 - delta ~ e^(eps - rho)`` to full relative precision when rho >> eps (the objective
+  itself is a difference of terms of size rho there, and ``a - 1`` is below any fixed floor).
 
 Both are written in ``t = a - 1 > 0`` so orders close to 1 keep full relative precision.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from fractions import Fraction
+
 import mpmath
+from mpmath import iv, mp
 
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, log1p, pos_part
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    ctx_min,
+    endpoints,
+    extra_bits,
+    is_interval,
+    log1p,
+    pos_part,
+    to_ctx,
+)
 from reference.core.params import nonneg, positive, unit_open
 from reference.core.roots import bracket
 
@@ -102,37 +120,90 @@ def cks_order(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
 
 
 def _delta_order_gap(ctx: Ctx, t: MPF, rho: MPF, eps: MPF) -> MPF:
-    """``(2a-1) rho - eps + ln(1 - 1/a)`` at ``a = 1 + t``: increasing in ``t``."""
-    return (1 + 2 * t) * rho - eps + ctx.log(t / (1 + t))
+    """``(2a-1) rho - eps + ln(1 - 1/a)`` at ``a = 1 + t``: increasing in ``t``.
+
+    ``ln(1 - 1/a) = -ln(1 + 1/t)`` keeps its relative precision for huge ``t`` too (small
+    rho and eps, where ``ln(t/(1+t))`` would round to 0 and the root would be lost)."""
+    return (1 + 2 * t) * rho - eps - log1p(ctx, 1 / t)
+
+
+def _delta_order_t(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
+    """``t* = a* - 1`` for the delta form (bracket in ``iv``), ``rho > 0``.
+
+    Left end ``e^u`` with ``u = min(-1, eps - rho - 2, -ln rho - 1)``: there ``rho e^u <= 1/e``
+    and the gap is at most ``rho + 2 rho e^u - eps + u <= 2/e - 2 < 0``.  (The root is about
+    ``e^(eps - rho)``, below any fixed floor when rho is large: from 0, bisection could not
+    reach it.)  Right end ``e^(eps - rho + 1)`` when that is at most 1: for ``t <= 1`` the gap
+    is at least ``rho - eps + ln t - ln 2``, positive there (so the bracket spans a factor
+    ``e^3`` however large rho is); otherwise ``max(1, (eps + 1) / (2 rho))``: there
+    ``2 t rho >= eps + 1`` and ``t >= 1``, so the gap is at least ``rho + 1 - ln 2 > 0``.
+    """
+    r, e = endpoints(rho), endpoints(eps)
+    u = min(mpmath.mpf(-1), e.lo - r.hi - 2, -mpmath.log(r.hi) - 1)
+    lo = mpmath.exp(u)
+    near = e.hi - r.lo + 1
+    reach = mpmath.exp(near) if near <= 0 else max(mpmath.mpf(1), (e.hi + 1) / (2 * r.lo))
+    return bracket(ctx, lambda c, s: _delta_order_gap(c, s, rho, eps), ctx.mpf(lo),
+                   ctx.mpf(reach))
+
+
+@contextlib.contextmanager
+def _guard_bits(ctx: Ctx, bits: int) -> Iterator[None]:
+    """``bits`` more bits in ``mp`` and, for intervals, in ``iv`` (the bracket steps in ``mp``)."""
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(extra_bits(mp, bits))
+        if is_interval(ctx):
+            stack.enter_context(extra_bits(iv, bits))
+        yield
 
 
 @result("CKS20:Cor13-delta", title="zCDP to delta(eps) at the optimal order (CKS20)",
         kind="conversion",
         statement=r"\delta(\varepsilon)=\min\Big\{1,\inf_{a>1}\frac{e^{(a-1)(a\rho-\varepsilon)}}"
                   r"{a-1}\big(1-\tfrac1a\big)^a\Big\}",
-        params=[nonneg("rho", "1", "zCDP level"), nonneg("eps", "7.766", "target epsilon")])
-def cks_delta(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
+        params=[nonneg("rho", "1", "zCDP level"), nonneg("eps", "7.766", "target epsilon")],
+        exact_inputs=True)
+def cks_delta(ctx: Ctx, rho: Fraction, eps: Fraction) -> MPF:
     """Smallest delta that CKS20 Cor. 13 gives for a rho-zCDP mechanism at ``eps``.
 
     ``inf_{a>1} exp((a-1)(a rho - eps)) (1-1/a)^a / (a-1)`` (capped at 1), at the root of
     ``(2a-1) rho - eps + ln(1-1/a) = 0`` (the form OpenDP's ``.delta(eps)`` computes).
     ``rho = 0`` gives 0.  Domain: ``rho >= 0``, ``eps >= 0``.
 
+    With ``t = a - 1`` the log of the objective is ``t((1+t) rho - eps + ln t) - (1+t) ln(1+t)``
+    and the root condition reads ``(1+t) rho - eps + ln t = ln(1+t) - t rho``, so at the
+    optimum ``ln delta = -(t^2 rho + ln(1+t)) < 0``: delta < 1 (the cap never binds), and this
+    expression has no cancellation, which keeps full relative precision in ``1 - delta``
+    ``= t + O(t^2)`` when ``t* ~ e^(eps - rho)`` is tiny (rho >> eps).  The enclosure is this
+    expression on the certified bracket of ``t*``.  The inputs are used exactly and the work
+    is done with guard bits for the conditioning (``ln t*`` moves by rho times a relative
+    change of rho; ``|ln delta|`` is up to ``eps^2 / rho``).
+
     It inverts :func:`cks_epsilon`: at ``rho = 1`` and eps = 7.766216625 (OpenDP and autodp)
     delta is 1e-6:
 
     >>> print(mpmath.nstr(cks_delta(rho=1, eps="7.766216625"), 6))
     1.0e-6
+
+    Near 1 the enclosure is as narrow as the precision allows, and raising the precision
+    resolves ``1 - delta ~ e^(eps - rho)`` (here about ``e^-900``):
+
+    >>> from reference import certified, precision
+    >>> enc = certified(cks_delta, rho=1000, eps=100)
+    >>> print(enc.hi == 1, 1 - enc.lo < mpmath.mpf(10) ** -59)
+    True True
+    >>> with precision(450):
+    ...     enc = certified(cks_delta, rho=1000, eps=100)
+    >>> with mpmath.workdps(500):
+    ...     print(mpmath.nstr(1 - enc.hi, 15), mpmath.nstr(1 - enc.lo, 15))
+    1.36447721236568e-391 1.36447721236568e-391
     """
-    if _is_zero(rho):
+    if rho == 0:
         return ctx.zero
-    reach = max(mpmath.mpf(1), (endpoints(eps).hi + 1) / (2 * endpoints(rho).lo))
-    t = bracket(ctx, lambda c, s: _delta_order_gap(c, s, rho, eps), ctx.zero, ctx.mpf(reach))
-    a = 1 + t
-    log_delta = t * (a * rho - eps) + a * ctx.log(t / a) - ctx.log(t)
-    value = ctx.exp(log_delta)
-    if endpoints(value).lo >= 1:
-        return ctx.one
-    if endpoints(value).hi <= 1:
-        return value
-    return ctx.mpf((endpoints(value).lo, mpmath.mpf(1)))
+    extra = 10 + max(0, int(mpmath.mag(rho)), int(mpmath.mag(eps)) if eps else 0,
+                     int(mpmath.mag(eps * eps / rho)) if eps else 0)
+    with _guard_bits(ctx, extra):
+        r, e = to_ctx(ctx, rho), to_ctx(ctx, eps)
+        t = _delta_order_t(ctx, r, e)
+        log_delta = -(t * t * r + log1p(ctx, t))
+    return ctx_min(ctx, ctx.exp(log_delta), ctx.one)

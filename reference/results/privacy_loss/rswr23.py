@@ -8,6 +8,7 @@ is given as two probability vectors over the same finite set of outcomes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -15,7 +16,7 @@ from typing import Any, NamedTuple
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints, expm1, is_interval, log1p, pos_part
-from reference.core.params import Param, distribution, nonneg
+from reference.core.params import Param, distribution, real
 
 
 class FinitePair(NamedTuple):
@@ -68,17 +69,32 @@ _PAIR = [distribution("P", "0.5,0.5", "output law on x"),
         kind="definition",
         statement=r"\delta(\varepsilon)=\sup_E\big(P(E)-e^{\varepsilon}Q(E)\big)"
                   r"=\sum_y\big(p(y)-e^{\varepsilon}q(y)\big)_+",
-        params=[*_PAIR, nonneg("eps", "0.5")], precondition=same_length,
-        notes="One direction only (P against Q); DP needs both, see RRUV16:Def2.1.")
+        params=[*_PAIR, real("eps", "0.5", "any real eps (eps < 0: the curve of a "
+                                           "privacy-loss distribution)")],
+        precondition=same_length,
+        notes="One direction only (P against Q); DP needs both, see RRUV16:Def2.1. "
+              "Defined for every real eps; RSWR23 uses eps >= 0, privacy-loss-distribution "
+              "accountants also use eps < 0.")
 def hockey_stick(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
     """Smallest ``delta`` with ``P(E) <= e^eps Q(E) + delta`` for every event ``E``.
 
     RSWR23 Definition 2.1, eq. (1), for one ordered pair of output laws: the supremum over
     events is attained at ``E = {p > e^eps q}``, giving ``sum_y (p(y) - e^eps q(y))_+``.
-    Domain: ``P``, ``Q`` probability vectors of equal length, ``eps >= 0``.
+    Domain: ``P``, ``Q`` probability vectors of equal length, ``eps`` any real number.
+
+    The paper uses ``eps >= 0``; the supremum and the sum agree for every real eps (the
+    argument uses only ``e^eps > 0``), and so does the privacy-loss form
+    ``E_P[(1 - e^(eps - L))_+]`` of privacy-loss-distribution accountants (Koskela, Jälkö,
+    Honkela 2020; Gopi, Lee, Wutschitz 2021), which has no sign condition on eps
+    (dp-accounting's ``get_delta_for_epsilon`` accepts eps < 0).  For ``eps < 0``,
+    ``delta(eps) = 1 - e^eps + e^eps delta_(Q,P)(-eps) >= 1 - e^eps``, and each term tends
+    to ``p(y)``, so ``delta(eps) -> 1`` as ``eps -> -inf``.
 
     >>> hockey_stick(P="0.5,0.5", Q="0.25,0.75", eps=0)  # E = {first outcome}: 1/2 - 1/4
     mpf('0.25')
+    >>> from mpmath import nstr
+    >>> print(nstr(hockey_stick(P="0.5,0.5", Q="0.25,0.75", eps=-1), 30))  # E = all: 1 - 1/e
+    0.632120558828557678404476229839
     """
     return hockey_stick_divergence(ctx, P, Q, eps)
 
@@ -119,9 +135,17 @@ def privacy_loss_distribution(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF]) -> L
     return loss_atoms(ctx, P, Q)
 
 
-def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF,
+def _ctx_max(ctx: Ctx, xs: Sequence[MPF]) -> MPF:
+    """The largest of ``xs`` (non-empty), rigorous in both contexts."""
+    if is_interval(ctx):
+        ends = [endpoints(x) for x in xs]
+        return ctx.mpf((max(e.lo for e in ends), max(e.hi for e in ends)))
+    return max(xs)
+
+
+def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | float,
                      mass_defect: MPF | None = None) -> MPF:
-    """``D_alpha(P || Q)`` in context ``ctx``.
+    """``D_alpha(P || Q)`` in context ``ctx``; ``alpha = math.inf`` gives ``log max p/q``.
 
     ``mass_defect`` is ``sum(P) - 1`` computed exactly from the exact inputs (the masses of
     a vector given in floating point may sum to 1 only within ``MASS_TOLERANCE``); without
@@ -131,6 +155,8 @@ def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF,
     atoms = loss_atoms(ctx, P, Q)
     if any(not is_zero(ctx, p) and is_zero(ctx, q) for p, q in zip(P, Q, strict=True)):
         return ctx.inf
+    if isinstance(alpha, float) and alpha == math.inf:  # Param(allow_inf=True) gives math.inf
+        return _ctx_max(ctx, atoms.losses)  # D_inf = log max_{p(y) > 0} p(y)/q(y)
     if _is_one(ctx, alpha):
         return ctx.fsum(p * ell for ell, p in zip(atoms.losses, atoms.probs, strict=True))
     a = alpha - 1
@@ -144,23 +170,33 @@ def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF,
 @result("RSWR23:Renyi", title="Rényi divergence of a finite pair", kind="definition",
         statement=r"D_\alpha(P\|Q)=\frac1{\alpha-1}\log\mathbb E_{y\sim P}"
                   r"\Big[\Big(\tfrac{p(y)}{q(y)}\Big)^{\alpha-1}\Big],\ "
-                  r"D_1=\mathrm{KL}(P\|Q)",
-        params=[*_PAIR, Param("alpha", "real", lo=Fraction(1), example="2",
-                              doc="order alpha >= 1 (1 gives the KL divergence)")],
+                  r"D_1=\mathrm{KL}(P\|Q),\ D_\infty=\log\max_{p(y)>0}\tfrac{p(y)}{q(y)}",
+        params=[*_PAIR, Param("alpha", "real", lo=Fraction(1), example="2", allow_inf=True,
+                              doc="order alpha >= 1 or inf (1 gives the KL divergence, "
+                                  "inf the max-divergence)")],
         precondition=same_length,
         prepare=lambda values, where: {"mass_defect": sum(values["P"], Fraction(0)) - 1},
-        notes="+inf when P is not absolutely continuous with respect to Q.")
-def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF, mass_defect: MPF) -> MPF:
-    """Rényi divergence ``D_alpha(P || Q)`` of order ``alpha >= 1`` (``alpha = 1``: KL).
+        notes="+inf when P is not absolutely continuous with respect to Q. alpha = inf "
+              "(passed as float('inf') or \"inf\"; this parameter alone opts in) is the "
+              "limit alpha -> inf, the max-divergence.")
+def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | float,
+          mass_defect: MPF) -> MPF:
+    """Rényi divergence ``D_alpha(P || Q)`` of order ``alpha >= 1`` or ``inf`` (``1``: KL).
 
     RSWR23 §2.1 (unnumbered definition).  ``+inf`` when some outcome has ``p > 0 = q``.
-    Domain: ``P``, ``Q`` probability vectors of equal length, ``alpha >= 1``.
+    Domain: ``P``, ``Q`` probability vectors of equal length, ``alpha >= 1`` or
+    ``alpha = inf`` (``float("inf")``, ``mpmath.inf`` or the string ``"inf"``).  Order
+    ``inf`` is the limit ``alpha -> inf`` (defined by continuity, as in Mironov 2017):
+    the max-divergence ``log max_{p(y) > 0} p(y)/q(y)``, also ``+inf`` when some
+    ``p(y) > 0 = q(y)``; ``D_alpha`` increases to it.
 
     >>> from mpmath import nstr
     >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=2), 40))  # log(1/4/(1/4) + 1/4/(3/4))
     0.2876820724517809274392190059938274315035
     >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=1), 40))  # (log 2 + log(2/3))/2
     0.1438410362258904637196095029969137157518
+    >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha="inf"), 40))  # log((1/2)/(1/4))
+    0.6931471805599453094172321214581765680755
     """
     return renyi_divergence(ctx, P, Q, alpha, mass_defect)
 
