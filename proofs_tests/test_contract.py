@@ -14,6 +14,8 @@ implies.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+import reference.results
 from proofs_tests.profiles import share
 from reference import DomainError, catalogue
 from reference.core.model import Certificate, Result
@@ -42,6 +45,26 @@ def test_every_result_has_its_tests() -> None:
     assert not no_stats, f"probabilistic results without a stats test: {no_stats}"
     unknown = sorted(set(index) - set(IDS))
     assert not unknown, f"tests name results that are not registered: {unknown}"
+
+
+def test_contract_covers_every_result() -> None:
+    """The parametrised tests below run over ``RESULTS``: every ``Result`` defined at the top
+    level of any module under ``reference/results`` is in it, once, under its own id (a
+    result in a module missing from ``MODULES`` would escape the contract)."""
+    assert len(set(IDS)) == len(IDS), "duplicate ids in the catalogue"
+    defined: dict[str, str] = {}
+    for info in pkgutil.walk_packages(reference.results.__path__, "reference.results."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, Result) and value.core.__module__ == info.name:
+                defined[value.id] = info.name
+    missing = sorted(set(defined) - set(IDS))
+    assert not missing, f"results outside the contract: {[(r, defined[r]) for r in missing]}"
+    assert set(IDS) <= set(defined), sorted(set(IDS) - set(defined))
+    for test in (test_example_inputs_evaluate_and_enclose, test_bad_input_gives_domain_error,
+                 test_valid_inputs_never_crash):
+        marks = [m for m in getattr(test, "pytestmark", []) if m.name == "parametrize"]
+        assert marks and [r.id for r in marks[0].args[1]] == IDS, test.__name__
 
 
 def test_ids_follow_the_scheme() -> None:

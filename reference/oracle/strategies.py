@@ -7,11 +7,13 @@ gets them for free.  Needs the ``test`` extra (``hypothesis``).
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
 
+from reference.core.errors import DomainError
 from reference.core.model import Result
 from reference.core.params import Param
 
@@ -49,6 +51,121 @@ def valid_params(res: Result[Any]) -> st.SearchStrategy[dict[str, Any]]:
     """Valid values for all parameters of ``res`` (sequences share one length)."""
     return st.integers(1, SEQ_MAX).flatmap(
         lambda n: st.fixed_dictionaries({p.name: valid_value(p, n) for p in res.params}))
+
+
+# ---- extremes of a parameter's domain (the catalogue-wide contract) --------------------
+
+#: Magnitudes near zero: the smallest subnormal, the smallest normal double, 1e-300 (as a
+#: float and as an exact decimal), 1e-15.
+TINY: tuple[Fraction, ...] = (Fraction(5e-324), Fraction(2.2250738585072014e-308),
+                              Fraction(1e-300), Fraction(1, 10**300), Fraction(1, 10**15))
+#: Magnitudes without an upper bound in the spec: up to the largest double.
+HUGE: tuple[Fraction, ...] = (Fraction(10**15), Fraction(1e300), Fraction(1.7976931348623157e308))
+#: Relative steps inside a domain boundary.
+STEPS: tuple[Fraction, ...] = (Fraction(1, 10**15), Fraction(1, 10**300))
+
+
+def _decimal_string(q: Fraction) -> str | None:
+    """``q`` as an exact decimal string, or None when its expansion does not terminate."""
+    d, k = q.denominator, 0
+    while d % 10 == 0:
+        d, k = d // 10, k + 1
+    while d % 2 == 0:
+        d, k = d // 2, k + 1
+    while d % 5 == 0:
+        d, k = d // 5, k + 1
+    if d != 1:
+        return None
+    n = q.numerator * 10**k // q.denominator
+    return str(Decimal(f"{n}e-{k}"))
+
+
+def _forms(q: Fraction) -> list[Any]:
+    """Exact representations of ``q``: the Fraction, an exact decimal string, a float."""
+    out: list[Any] = [q]
+    text = _decimal_string(q)
+    if text is not None:
+        out.append(text)
+    if abs(q) <= Fraction(1.7976931348623157e308) and Fraction(float(q)) == q:
+        out.append(float(q))
+    return out
+
+
+def _inside(p: Param, q: Fraction) -> bool:
+    try:
+        p.convert([q] if p.kind == "seq" else q, "strategy")
+    except DomainError:
+        return False
+    return True
+
+
+def boundary_values(p: Param) -> list[Any]:
+    """The extremes of a real parameter's domain, each in several exact forms: each closed
+    end, points a relative 1e-15 and 1e-300 inside each end (and the next double), tiny
+    magnitudes (subnormal, 1e-300) and huge ones where the domain reaches them."""
+    cands: list[Fraction] = [Fraction(0), Fraction(1, 10), Fraction(1, 2), Fraction(1)]
+    for end, inward in ((p.lo, 1), (p.hi, -1)):
+        if end is None:
+            cands += [-inward * h for h in HUGE]
+            continue
+        cands.append(end)
+        scale = abs(end) if end else Fraction(1)
+        if end:
+            cands += [end + inward * scale * s for s in STEPS]
+            cands.append(Fraction(math.nextafter(float(end), inward * math.inf)))
+        cands += [end + inward * t for t in TINY]
+    if p.lo is None:  # both signs of tiny magnitudes around zero
+        cands += [s * t for t in TINY for s in (1, -1)]
+    seen: set[Fraction] = set()
+    out: list[Any] = []
+    for q in cands:
+        if q not in seen and _inside(p, q):
+            seen.add(q)
+            out += _forms(q)
+    return out
+
+
+def _moderate_decimal(p: Param) -> st.SearchStrategy[Any]:
+    """Short exact decimal strings (``"0.37"``, ``"-12.5"``) inside the domain."""
+    return st.builds(lambda m, e: str(Decimal(m).scaleb(-e)), st.integers(-2000, 2000),
+                     st.integers(0, 4)).filter(lambda s: _inside(p, Fraction(s)))
+
+
+def extreme_value(p: Param, size: int = 3, int_cap: int | None = None) -> st.SearchStrategy[Any]:
+    """A valid value of ``p`` that reaches the extremes of its domain (see
+    :func:`boundary_values`) as often as the middle; sequences mix entries of every kind.
+    ``int_cap`` bounds an integer parameter whose top values are too slow to evaluate."""
+    if p.kind in ("real", "seq"):
+        scalar = st.one_of(st.sampled_from(boundary_values(p)), _real(p), _moderate_decimal(p))
+        if p.kind == "real":
+            return st.one_of(scalar, st.just(math.inf)) if p.allow_inf else scalar
+        return st.lists(scalar, min_size=size, max_size=size)
+    if p.kind in ("int", "intseq"):
+        lo = int(p.lo) if p.lo is not None else -10**30
+        hi = int(p.hi) if p.hi is not None else 10**30
+        if int_cap is not None:
+            hi = min(hi, int_cap)
+        ends = sorted({v for v in (lo, lo + 1, hi - 1, hi, 0, 1) if lo <= v <= hi})
+        mid = max(lo, min(hi, 0 if lo < 0 else lo))
+        ints = st.one_of(st.sampled_from(ends), st.integers(mid, min(hi, mid + INT_MAX)))
+        if p.kind == "int":
+            return ints
+        return st.lists(ints, min_size=size, max_size=size)
+    raw = st.sampled_from([Fraction(0), Fraction(1), Fraction(3), Fraction(20), *TINY])
+    weights = st.lists(st.one_of(raw, st.integers(0, 20).map(Fraction)), min_size=size,
+                       max_size=size).filter(lambda w: sum(w) > 0)
+    exact_dist = weights.map(lambda w: [x / sum(w) for x in w])
+    return exact_dist.flatmap(lambda d: st.sampled_from(
+        [d, [float(x) for x in d], [_decimal_string(x) or x for x in d]]))
+
+
+def extreme_params(res: Result[Any], int_caps: dict[str, int] | None = None,
+                   ) -> st.SearchStrategy[dict[str, Any]]:
+    """Values for all parameters of ``res`` from :func:`extreme_value` (sequences share one
+    length); ``int_caps`` bounds slow integer parameters by name."""
+    caps = int_caps or {}
+    return st.integers(1, SEQ_MAX).flatmap(lambda n: st.fixed_dictionaries(
+        {p.name: extreme_value(p, n, caps.get(p.name)) for p in res.params}))
 
 
 def invalid_values(p: Param) -> list[Any]:
@@ -115,5 +232,5 @@ def params_for(result_id: str) -> st.SearchStrategy[dict[str, Any]]:
     return valid_params(get(result_id))
 
 
-__all__ = ["deltas", "epsilon_lists", "epsilons", "invalid_values", "params_for", "rhos",
-           "valid_params", "valid_value"]
+__all__ = ["boundary_values", "deltas", "epsilon_lists", "epsilons", "extreme_params",
+           "extreme_value", "invalid_values", "params_for", "rhos", "valid_params", "valid_value"]
