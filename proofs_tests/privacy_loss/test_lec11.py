@@ -7,9 +7,7 @@ of the RR pair, and the Name & Shame / LRR pairs by exact divergences.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +18,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import integrate, stats
 
+from proofs_tests.privacy_loss_support import TOL, at60, mpq
 from reference import DomainError
 from reference.results import covers, errata
 from reference.results.privacy_loss.lec11 import (
@@ -33,21 +32,7 @@ from reference.results.privacy_loss.lec11 import (
 from reference.results.privacy_loss.rruv16 import pointwise_delta, randomized_response
 from reference.results.privacy_loss.rswr23 import hockey_stick, privacy_loss_distribution, renyi
 
-TOL = mpmath.mpf("1e-45")
 EX1_FACTOR = 4 * (2 - math.sqrt(2))
-
-
-def at60(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run the test's own arithmetic at 60 digits (results come at 50)."""
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with mp.workdps(60):
-            return fn(*args, **kwargs)
-    return wrapper
-
-
-def _mp(q: Fraction) -> mpmath.mpf:
-    return mp.mpf(q.numerator) / q.denominator
 
 
 def _verify(eid: str) -> None:
@@ -143,10 +128,10 @@ def test_gaussian_tail_monotone(s1: Fraction, s2: Fraction, e1: Fraction, e2: Fr
     assert gaussian_loss_tail(sigma=shi, eps=elo) <= gaussian_loss_tail(sigma=slo, eps=elo)
     # N10: the exact delta E[(1 - e^(eps - I))_+] (by integration) is below P[I > eps].
     with mp.workdps(20):
-        s = _mp(slo)
+        s = mpq(slo)
         mu, sd = 1 / (2 * s * s), 1 / s
-        exact = mpmath.quad(lambda t: (1 - mpmath.exp(_mp(elo) - t)) * mpmath.npdf(t, mu, sd),
-                            [_mp(elo), mp.inf])
+        exact = mpmath.quad(lambda t: (1 - mpmath.exp(mpq(elo) - t)) * mpmath.npdf(t, mu, sd),
+                            [mpq(elo), mp.inf])
     assert exact <= gaussian_loss_tail(sigma=slo, eps=elo) * (1 + mpmath.mpf("1e-15"))
 
 
@@ -156,7 +141,7 @@ def test_gaussian_tail_monotone(s1: Fraction, s2: Fraction, e1: Fraction, e2: Fr
 def test_notes_sigma_suffices_in_its_range(delta: float, u: float) -> None:
     eps = u * EX1_FACTOR * math.log(1 / delta)
     sigma = notes_gaussian_sigma(eps=eps, delta=delta)
-    assert gaussian_loss_tail(sigma=sigma, eps=eps) <= _mp(Fraction(delta))
+    assert gaussian_loss_tail(sigma=sigma, eps=eps) <= mpq(Fraction(delta))
     with pytest.raises(DomainError):
         notes_gaussian_sigma(eps=eps / u * 1.001, delta=delta)
 
@@ -187,8 +172,8 @@ def test_rr_expected_loss_is_the_kl_of_rr(eps: Fraction) -> None:
     pld = privacy_loss_distribution(P=rr.P, Q=rr.Q)
     by_atoms = mp.fsum(p * ell for p, ell in zip(pld.probs, pld.losses, strict=True))
     assert abs(value - by_atoms) <= TOL * (1 + value)
-    assert value <= _mp(eps) ** 2 / 2 + TOL
-    assert value <= _mp(eps)
+    assert value <= mpq(eps) ** 2 / 2 + TOL
+    assert value <= mpq(eps)
 
 
 @covers("LEC11:RRLoss")
@@ -213,11 +198,11 @@ def test_name_and_shame_is_zero_delta(delta: Fraction, eps: Fraction) -> None:
     pair = name_and_shame(delta=delta)
     assert pair.labels == ("0", "1", "bot")
     assert abs(mp.fsum(pair.P) - 1) <= TOL and abs(mp.fsum(pair.Q) - 1) <= TOL
-    assert abs(_indistinguishable(pair.P, pair.Q, eps) - _mp(delta)) <= TOL
-    assert abs(pointwise_delta(P=pair.P, Q=pair.Q, eps=eps) - _mp(delta)) <= TOL
+    assert abs(_indistinguishable(pair.P, pair.Q, eps) - mpq(delta)) <= TOL
+    assert abs(pointwise_delta(P=pair.P, Q=pair.Q, eps=eps) - mpq(delta)) <= TOL
     pld = privacy_loss_distribution(P=pair.P, Q=pair.Q)
     if 0 < delta < 1:
-        assert pld.losses == (mp.inf, 0) and abs(pld.probs[0] - _mp(delta)) <= TOL
+        assert pld.losses == (mp.inf, 0) and abs(pld.probs[0] - mpq(delta)) <= TOL
 
 
 @covers("LEC11:LRR")
@@ -228,10 +213,10 @@ def test_leaky_rr_is_exactly_eps_delta(eps: Fraction, delta: Fraction, shrink: F
     pair = leaky_rr(eps=eps, delta=delta)
     assert pair.labels == ("0", "1", "U", "V")
     assert abs(mp.fsum(pair.P) - 1) <= TOL and abs(mp.fsum(pair.Q) - 1) <= TOL
-    assert abs(hockey_stick(P=pair.P, Q=pair.Q, eps=eps) - _mp(delta)) <= TOL
-    assert abs(hockey_stick(P=pair.Q, Q=pair.P, eps=eps) - _mp(delta)) <= TOL
+    assert abs(hockey_stick(P=pair.P, Q=pair.Q, eps=eps) - mpq(delta)) <= TOL
+    assert abs(hockey_stick(P=pair.Q, Q=pair.P, eps=eps) - mpq(delta)) <= TOL
     if eps > 0 and delta < 1:
-        assert _indistinguishable(pair.P, pair.Q, eps * shrink) > _mp(delta) + mpmath.mpf("1e-30")
+        assert _indistinguishable(pair.P, pair.Q, eps * shrink) > mpq(delta) + mpmath.mpf("1e-30")
     # The same pair as RRUV16's RR_{eps, delta} after relabelling (0, 1, U, V) -> (T, B, 0, 1).
     rr = randomized_response(eps=eps, delta=delta)
     assert pair.P == (rr.P[1], rr.P[2], rr.P[0], rr.P[3])

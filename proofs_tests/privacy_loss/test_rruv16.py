@@ -1,14 +1,12 @@
 """RRUV16 §2: indistinguishability, point-wise indistinguishability, Lemma 2.3, RR.
 
 Lemma 2.3 (ii) is tested in its corrected form only; the printed constant is pinned as
-failing on catalog-003's counterexamples (never expected to hold).
+failing on the counterexamples of erratum RRUV16:Lem2.3-ii (never expected to hold).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.privacy_loss_support import TOL, at60, dist, mpq, pairs
 from reference import DomainError
 from reference.core.numeric import exact
 from reference.results import covers, errata
@@ -30,30 +29,6 @@ from reference.results.privacy_loss.rruv16 import (
     sharpness_pair,
 )
 from reference.results.privacy_loss.rswr23 import privacy_loss_distribution
-
-TOL = mpmath.mpf("1e-45")
-
-
-def at60(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run the test's own arithmetic at 60 digits (results come at 50)."""
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with mp.workdps(60):
-            return fn(*args, **kwargs)
-    return wrapper
-
-
-@st.composite
-def dist(draw: st.DrawFn, n: int) -> list[Fraction]:
-    weights = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)
-                   .filter(lambda w: sum(w) > 0))
-    return [Fraction(w, sum(weights)) for w in weights]
-
-
-@st.composite
-def pairs(draw: st.DrawFn, max_n: int = 6) -> tuple[list[Fraction], list[Fraction]]:
-    n = draw(st.integers(1, max_n))
-    return draw(dist(n)), draw(dist(n))
 
 
 @st.composite
@@ -68,17 +43,13 @@ def rr_like(draw: st.DrawFn) -> tuple[list[Any], list[Any]]:
     if kind == "product":
         return ([a * b for a in rr.P for b in rr.P], [a * b for a in rr.Q for b in rr.Q])
     P, Q = draw(dist(4)), draw(dist(4))
-    lam = _mp(draw(st.fractions(0, 1, max_denominator=10)))
-    return ([lam * a + (1 - lam) * _mp(p) for a, p in zip(rr.P, P, strict=True)],
-            [lam * b + (1 - lam) * _mp(q) for b, q in zip(rr.Q, Q, strict=True)])
+    lam = mpq(draw(st.fractions(0, 1, max_denominator=10)))
+    return ([lam * a + (1 - lam) * mpq(p) for a, p in zip(rr.P, P, strict=True)],
+            [lam * b + (1 - lam) * mpq(q) for b, q in zip(rr.Q, Q, strict=True)])
 
 
 eps_st = st.fractions(0, 4, max_denominator=64)
 pos_eps_st = st.fractions(Fraction(1, 100), 4, max_denominator=100)
-
-
-def _mp(q: Fraction) -> mpmath.mpf:
-    return mp.mpf(q.numerator) / q.denominator
 
 
 def _exact(xs: tuple[Any, ...]) -> list[Fraction]:
@@ -88,11 +59,11 @@ def _exact(xs: tuple[Any, ...]) -> list[Fraction]:
 def brute_force(P: list[Fraction], Q: list[Fraction], eps: Fraction) -> mpmath.mpf:
     """max over events E and both orders of P(E) - e^eps Q(E), at 80 digits."""
     with mp.workdps(80):
-        w, best = mp.exp(_mp(eps)), mp.zero
+        w, best = mp.exp(mpq(eps)), mp.zero
         for r in range(1, len(P) + 1):
             for event in itertools.combinations(range(len(P)), r):
-                p = _mp(sum((P[i] for i in event), Fraction(0)))
-                q = _mp(sum((Q[i] for i in event), Fraction(0)))
+                p = mpq(sum((P[i] for i in event), Fraction(0)))
+                q = mpq(sum((Q[i] for i in event), Fraction(0)))
                 best = max(best, p - w * q, q - w * p)
         return best
 
@@ -103,10 +74,10 @@ def pointwise_by_logs(P: list[Fraction], Q: list[Fraction], eps: Fraction) -> mp
         def big(p: Fraction, q: Fraction) -> bool:
             if p == 0 or q == 0:
                 return p != q
-            return bool(abs(mp.log(_mp(p)) - mp.log(_mp(q))) > _mp(eps))
+            return bool(abs(mp.log(mpq(p)) - mp.log(mpq(q))) > mpq(eps))
         bad = [big(p, q) for p, q in zip(P, Q, strict=True)]
-        return max(_mp(sum((p for p, b in zip(P, bad, strict=True) if b), Fraction(0))),
-                   _mp(sum((q for q, b in zip(Q, bad, strict=True) if b), Fraction(0))))
+        return max(mpq(sum((p for p, b in zip(P, bad, strict=True) if b), Fraction(0))),
+                   mpq(sum((q for q, b in zip(Q, bad, strict=True) if b), Fraction(0))))
 
 
 @covers("RRUV16:Def2.1")
@@ -171,7 +142,7 @@ def test_pointwise_implies_indistinguishable(pq: tuple[list[Any], list[Any]],
     P, Q = pq
     pointwise = pointwise_delta(P=P, Q=Q, eps=eps)
     guarantee = pointwise_to_indistinguishable(eps=eps, delta=min(pointwise, mp.one))
-    assert abs(guarantee.eps - _mp(eps)) <= TOL
+    assert abs(guarantee.eps - mpq(eps)) <= TOL
     assert indistinguishable_delta(P=P, Q=Q, eps=guarantee.eps) <= guarantee.delta + TOL
 
 
@@ -182,7 +153,7 @@ def test_corrected_lemma_2_3_ii_holds(pq: tuple[list[Any], list[Any]], eps: Frac
     P, Q = pq
     delta = indistinguishable_delta(P=P, Q=Q, eps=eps)
     guarantee = indistinguishable_to_pointwise(eps=eps, delta=min(delta, mp.one))
-    assert abs(guarantee.eps - 2 * _mp(eps)) <= TOL
+    assert abs(guarantee.eps - 2 * mpq(eps)) <= TOL
     assert pointwise_delta(P=P, Q=Q, eps=guarantee.eps) <= guarantee.delta + TOL
 
 
@@ -191,14 +162,14 @@ def test_corrected_lemma_2_3_ii_holds(pq: tuple[list[Any], list[Any]], eps: Frac
        st.fractions(Fraction(1, 10**6), Fraction(1, 10), max_denominator=10**6))
 @at60
 def test_corrected_constant_is_sharp(eps: Fraction, frac: Fraction) -> None:
-    # Counterexample 2 (catalog-003 §2): exactly (eps, delta)-indistinguishable, and its
-    # point-wise mass at 2 eps tends to the corrected delta as eta -> 0.
-    delta = _mp(frac) * -mp.expm1(-_mp(eps)) / 3  # keeps the third mass positive
+    # Counterexample 2 of erratum RRUV16:Lem2.3-ii: exactly (eps, delta)-indistinguishable,
+    # and its point-wise mass at 2 eps tends to the corrected delta as eta -> 0.
+    delta = mpq(frac) * -mp.expm1(-mpq(eps)) / 3  # keeps the third mass positive
     bound = indistinguishable_to_pointwise(eps=eps, delta=delta).delta
-    printed = 2 * delta / (mp.exp(_mp(eps)) * _mp(eps))
+    printed = 2 * delta / (mp.exp(mpq(eps)) * mpq(eps))
     gaps = []
     for eta in ["1e-3", "1e-6", "1e-9"]:
-        pair = sharpness_pair(_mp(eps), delta, mp.mpf(eta))
+        pair = sharpness_pair(mpq(eps), delta, mp.mpf(eta))
         assert abs(indistinguishable_delta(P=pair.P, Q=pair.Q, eps=eps) - delta) <= delta * TOL
         mass = pointwise_delta(P=pair.P, Q=pair.Q, eps=2 * eps)
         assert mass <= bound * (1 + TOL)
@@ -206,13 +177,13 @@ def test_corrected_constant_is_sharp(eps: Fraction, frac: Fraction) -> None:
     assert gaps[0] > gaps[1] > gaps[2] >= 0
     # The deficit is O(eta / eps); the printed constant is below the limit by ~eps/2
     # (relative), so at eta = 1e-9 the pair refutes it for every eps >= 0.01.
-    assert gaps[2] <= bound * mpmath.mpf("2e-9") * (1 + 1 / _mp(eps))
+    assert gaps[2] <= bound * mpmath.mpf("2e-9") * (1 + 1 / mpq(eps))
     assert bound - gaps[2] > printed
 
 
 @covers("RRUV16:Lem2.3-ii")
 def test_printed_constant_fails_pinned() -> None:
-    # catalog-003 §2 at eps = 0.1, delta = 1e-4: 1.911e-3 against the printed 1.810e-3.
+    # The erratum at eps = 0.1, delta = 1e-4: 1.911e-3 against the printed 1.810e-3.
     with mp.workdps(60):
         pair = sharpness_pair(mp.mpf("0.1"), mp.mpf("1e-4"), mp.mpf("1e-12"))
         mass = pointwise_delta(P=pair.P, Q=pair.Q, eps="0.2")
@@ -253,10 +224,10 @@ def test_randomized_response_is_exactly_eps_delta(eps: Fraction, delta: Fraction
     assert rr.labels == ("0", "T", "B", "1")
     assert abs(mp.fsum(rr.P) - 1) <= TOL and abs(mp.fsum(rr.Q) - 1) <= TOL
     P, Q = _exact(rr.P), _exact(rr.Q)
-    assert abs(brute_force(P, Q, eps) - _mp(delta)) <= TOL
+    assert abs(brute_force(P, Q, eps) - mpq(delta)) <= TOL
     # Tight: at any smaller eps' the pair needs more than delta (unless it is trivial).
     if eps > 0 and delta < 1:
-        assert brute_force(P, Q, eps * shrink) > _mp(delta) + mpmath.mpf("1e-30")
+        assert brute_force(P, Q, eps * shrink) > mpq(delta) + mpmath.mpf("1e-30")
 
 
 @covers("RRUV16:Def2.6")
@@ -267,7 +238,7 @@ def test_randomized_response_losses(eps: Fraction, delta: Fraction) -> None:
     rr = randomized_response(eps=eps, delta=delta)
     pld = privacy_loss_distribution(P=rr.P, Q=rr.Q)  # outcomes 0, T, B (1 has no P-mass)
     assert pld.losses[0] == mp.inf
-    assert abs(pld.losses[1] - _mp(eps)) <= TOL and abs(pld.losses[2] + _mp(eps)) <= TOL
+    assert abs(pld.losses[1] - mpq(eps)) <= TOL and abs(pld.losses[2] + mpq(eps)) <= TOL
     back = privacy_loss_distribution(P=rr.Q, Q=rr.P)  # reference input 1: -inf at "0"
     assert back.losses[-1] == mp.inf
     enc = randomized_response.certified(eps=eps, delta=delta)

@@ -6,11 +6,8 @@ small support, the data-processing inequality, the loss distribution, chi-square
 
 from __future__ import annotations
 
-import functools
 import itertools
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import pytest
@@ -18,34 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.privacy_loss_support import TOL, at60, dist, mpq, pairs
 from reference import DomainError, certified
 from reference.results import covers
 from reference.results.privacy_loss.rswr23 import hockey_stick, privacy_loss_distribution, renyi
-
-TOL = mpmath.mpf("1e-45")
-
-
-def at60(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run the test's own arithmetic at 60 digits (results come at 50)."""
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with mp.workdps(60):
-            return fn(*args, **kwargs)
-    return wrapper
-
-
-@st.composite
-def dist(draw: st.DrawFn, n: int, allow_zero: bool = True) -> list[Fraction]:
-    lo = 0 if allow_zero else 1
-    weights = draw(st.lists(st.integers(lo, 12), min_size=n, max_size=n)
-                   .filter(lambda w: sum(w) > 0))
-    return [Fraction(w, sum(weights)) for w in weights]
-
-
-@st.composite
-def pairs(draw: st.DrawFn, max_n: int = 6) -> tuple[list[Fraction], list[Fraction]]:
-    n = draw(st.integers(1, max_n))
-    return draw(dist(n)), draw(dist(n))
 
 
 @st.composite
@@ -58,19 +31,15 @@ def stochastic(draw: st.DrawFn, rows: int) -> list[list[Fraction]]:
 eps_st = st.fractions(-4, 4, max_denominator=64)
 
 
-def _mp(q: Fraction) -> mpmath.mpf:
-    return mp.mpf(q.numerator) / q.denominator
-
-
 def brute_force_delta(P: list[Fraction], Q: list[Fraction], eps: Fraction) -> mpmath.mpf:
     """max over all events E of P(E) - e^eps Q(E), at 80 digits."""
     with mp.workdps(80):
-        w = mp.exp(_mp(eps))
+        w = mp.exp(mpq(eps))
         best = mp.zero
         for r in range(1, len(P) + 1):
             for event in itertools.combinations(range(len(P)), r):
-                p = _mp(sum((P[i] for i in event), Fraction(0)))
-                best = max(best, p - w * _mp(sum((Q[i] for i in event), Fraction(0))))
+                p = mpq(sum((P[i] for i in event), Fraction(0)))
+                best = max(best, p - w * mpq(sum((Q[i] for i in event), Fraction(0))))
         return best
 
 
@@ -120,7 +89,7 @@ def test_hockey_stick_data_processing(pq: tuple[list[Fraction], list[Fraction]],
 def test_hockey_stick_at_zero_is_total_variation(pq: tuple[list[Fraction], list[Fraction]]) -> None:
     P, Q = pq
     tv = sum((abs(p - q) for p, q in zip(P, Q, strict=True)), Fraction(0)) / 2
-    assert abs(hockey_stick(P=P, Q=Q, eps=0) - _mp(tv)) <= TOL
+    assert abs(hockey_stick(P=P, Q=Q, eps=0) - mpq(tv)) <= TOL
     assert hockey_stick(P=P, Q=P, eps=0) == 0
 
 
@@ -133,7 +102,7 @@ def test_hockey_stick_from_the_loss_distribution(pq: tuple[list[Fraction], list[
     P, Q = pq
     pld = privacy_loss_distribution(P=P, Q=Q)
     with mp.workdps(50):
-        via_loss = mp.fsum(prob * max(mp.zero, 1 - mp.exp(_mp(eps) - ell))
+        via_loss = mp.fsum(prob * max(mp.zero, 1 - mp.exp(mpq(eps) - ell))
                            for ell, prob in zip(pld.losses, pld.probs, strict=True))
     assert abs(via_loss - hockey_stick(P=P, Q=Q, eps=eps)) <= TOL
 
@@ -151,10 +120,10 @@ def test_loss_distribution_masses(pq: tuple[list[Fraction], list[Fraction]]) -> 
         tilted = mp.fsum(prob * mp.exp(-ell) for ell, prob in zip(pld.losses, pld.probs,
                                                                    strict=True))
     q_on_support = sum((q for p, q in zip(P, Q, strict=True) if p > 0), Fraction(0))
-    assert abs(tilted - _mp(q_on_support)) <= TOL
+    assert abs(tilted - mpq(q_on_support)) <= TOL
     inf_mass = sum((p for p, q in zip(P, Q, strict=True) if p > 0 and q == 0), Fraction(0))
     assert abs(mp.fsum(pr for ell, pr in zip(pld.losses, pld.probs, strict=True)
-                       if ell == mp.inf) - _mp(inf_mass)) <= TOL
+                       if ell == mp.inf) - mpq(inf_mass)) <= TOL
 
 
 @covers("RSWR23:Def2.3")
@@ -178,7 +147,7 @@ def test_renyi_non_decreasing_and_nonnegative(pq: tuple[list[Fraction], list[Fra
     assert d_lo >= -TOL
     assert d_lo <= d_hi + TOL or d_lo == d_hi == mp.inf
     # Bounded by D_inf = max log(p/q).
-    d_inf = max(mp.log(_mp(p) / _mp(q)) if q else mp.inf for p, q in zip(P, Q, strict=True)
+    d_inf = max(mp.log(mpq(p) / mpq(q)) if q else mp.inf for p, q in zip(P, Q, strict=True)
                 if p > 0)
     assert d_hi <= d_inf + TOL
 
@@ -198,7 +167,7 @@ def test_renyi_kl_limit_and_chi_square(pq: tuple[list[Fraction], list[Fraction]]
     assert near - kl <= mpmath.mpf(10) ** -9
     # D_2 = log(1 + chi^2), chi^2 = sum (p - q)^2 / q.
     chi2 = sum(((p - q) ** 2 / q for p, q in zip(P, Q, strict=True) if q > 0), Fraction(0))
-    assert abs(renyi(P=P, Q=Q, alpha=2) - mp.log(1 + _mp(chi2))) <= TOL
+    assert abs(renyi(P=P, Q=Q, alpha=2) - mp.log(1 + mpq(chi2))) <= TOL
     assert renyi(P=P, Q=P, alpha=3) == 0 and renyi(P=P, Q=P, alpha=1) == 0
 
 
@@ -315,11 +284,11 @@ def test_hockey_stick_negative_eps_against_exact_rationals(
     d_hi, d_lo = rational_delta(P, Q, w_lo), rational_delta(P, Q, w_hi)
     enc = hockey_stick.certified(P=P, Q=Q, eps=eps)
     with mp.workdps(100):
-        assert enc.lo <= _mp(d_hi) and _mp(d_lo) <= enc.hi
+        assert enc.lo <= mpq(d_hi) and mpq(d_lo) <= enc.hi
         assert enc.hi - enc.lo <= mpmath.mpf("1e-50")
     # Below 0 the worst event is never worse than everything: delta >= 1 - e^eps.
     assert d_hi >= 1 - w_lo
-    assert abs(hockey_stick(P=P, Q=Q, eps=eps) - _mp(d_lo)) <= TOL
+    assert abs(hockey_stick(P=P, Q=Q, eps=eps) - mpq(d_lo)) <= TOL
 
 
 @covers("RSWR23:Def2.1")
@@ -330,12 +299,12 @@ def test_hockey_stick_at_minus_log_r(r: Fraction) -> None:
     P = [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6), Fraction(0)]
     Q = [Fraction(1, 8), Fraction(1, 8), Fraction(1, 4), Fraction(1, 2)]
     with mp.workdps(120):
-        eps = -mp.log(_mp(r))
+        eps = -mp.log(mpq(r))
     exact = rational_delta(P, Q, 1 / r)
     enc = hockey_stick.certified(P=P, Q=Q, eps=eps)
     with mp.workdps(100):
         slack = mpmath.mpf("1e-100")
-        assert enc.lo - slack <= _mp(exact) <= enc.hi + slack
+        assert enc.lo - slack <= mpq(exact) <= enc.hi + slack
         assert enc.hi - enc.lo <= mpmath.mpf("1e-50")
 
 
@@ -382,7 +351,7 @@ def test_renyi_order_inf_is_log_of_the_max_ratio(pq: tuple[list[Fraction],
             continue
         enc = renyi.certified(P=P, Q=Q, alpha=alpha)
         with mp.workdps(100):
-            exact = mp.log(_mp(ratio))
+            exact = mp.log(mpq(ratio))
             assert enc.lo <= exact <= enc.hi and enc.hi - enc.lo <= mpmath.mpf("1e-50")
         assert abs(renyi(P=P, Q=Q, alpha=alpha) - exact) <= TOL
     assert renyi(P=P, Q=P, alpha="inf") == 0
@@ -405,4 +374,4 @@ def test_renyi_increases_to_order_inf(pq: tuple[list[Fraction], list[Fraction]],
         return
     p_star = max(p for p, q in zip(P, Q, strict=True) if p > 0 and p / q == ratio)
     assert d_a <= d_inf + TOL
-    assert d_a >= d_inf + mp.log(_mp(p_star)) / _mp(alpha - 1) - TOL
+    assert d_a >= d_inf + mp.log(mpq(p_star)) / mpq(alpha - 1) - TOL

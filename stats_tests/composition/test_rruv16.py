@@ -2,16 +2,8 @@
 notes' form (LEC11) is in ``test_lec11.py``.  The harness (k-fold leaky randomized
 response, exact exceedance by the binomial law) is in ``stats_tests/composition_support.py``.
 
-The guarantee checked: for k-fold leaky randomized response (the LRR pair of LEC11 N18,
-the worst case of (eps, delta)-DP by RRUV16 Thm 2.7), the summed privacy loss under
-``U`` exceeds the composed ``eps_g`` with frequency at most ``k delta + delta'`` (the
-tail bound that proves the guarantee, LEC11 N5 (b) and N22 (b)).  Outcomes are drawn
-round by round from the LRR table and the loss of each is ``log P_U(o)/P_V(o)``
-(``+inf`` on a leak), computed from the table, not from its law.
-
-Every test rejects a true guarantee with probability at most ``ALPHA = 1e-6`` (one-sided
-Clopper–Pearson); every power check states the exact probability, from the binomial law
-of the number of ``+eps`` rounds, with which the same harness rejects its wrong variant.
+The guarantee checked, the false-failure probability (1e-6) and the power checks'
+exact rejection probabilities are described there.
 """
 
 from __future__ import annotations
