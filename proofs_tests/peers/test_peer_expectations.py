@@ -28,21 +28,23 @@ _IDS = sorted({c.result for c in CASES})
 
 
 @cache
+def _certified(result: str, params: tuple[tuple[str, Any], ...]) -> Any:
+    return get(result).certified(**dict(params))
+
+
 def _enclosure(case: Case) -> tuple[Any, Any]:
     """(lo, hi) of our certified enclosure of the case's quantity."""
-    res = get(case.result)
 
-    def one(kw: dict[str, Any]) -> tuple[Any, Any]:
-        out = res.certified(**kw)
+    def one(params: tuple[tuple[str, Any], ...]) -> tuple[Any, Any]:
+        out = _certified(case.result, params)
         if case.field is not None:
             out = getattr(out, case.field)
         return out.lo, out.hi
 
-    lo, hi = one(case.kwargs)
+    lo, hi = one(case.params)
     if case.both_orders:
-        kw = case.kwargs
-        kw["P"], kw["Q"] = kw["Q"], kw["P"]
-        lo2, hi2 = one(kw)
+        swap = {"P": "Q", "Q": "P"}
+        lo2, hi2 = one(tuple((swap.get(k, k), v) for k, v in case.params))
         lo, hi = max(lo, lo2), max(hi, hi2)
     return lo, hi
 
