@@ -446,6 +446,19 @@ _add([
          _CDP + " gaussian scale 10, d_in 1: rho = (1/10)^2/2."),
 ])
 
+_add([
+    Case(_odp("python/test/test_comb.py", "test_cast_zcdp_approxdp"),
+         "CKS20:Cor13", _p(rho=Fraction(1, 200), delta=1e-6), 0.42994146883694934,
+         ulps(0.42994146883694934), _FLOAT_EQ,
+         _CDP + " gaussian scale 10, d_in 1: rho = (1/10)^2/2."),
+    Case(_odp("python/test/test_comb.py", "test_make_composition_approx"),
+         "CKS20:Cor13", _p(rho=Fraction(1, 2), delta=1e-7), 11.341717670937543 / 2,
+         ulps(11.341717670937543 / 2), _FLOAT_EQ + " (of the halved number)",
+         _CDP + " The test composes two copies of make_fix_delta(zCDP_to_approxDP(gaussian "
+         "scale 1), 1e-7) and expects (11.341717670937543, 2e-07): the sum of two equal "
+         "binary64 epsilons, so each is exactly 11.341717670937543/2; rho = 1/2."),
+])
+
 _GMAP = ("OpenDP make_gaussian(scale, zCDP).map(d_in) = (d_in/scale)^2/2: our Gaussian "
          "zCDP with precision 1/scale^2 = 1 and sensitivity d_in.")
 _add([Case(_odp("rust/src/measurements/noise/distribution/gaussian/test.rs",
@@ -453,6 +466,15 @@ _add([Case(_odp("rust/src/measurements/noise/distribution/gaussian/test.rs",
            "RSWR23:Lem2.2", _p(rho=1, sensitivity=d), x, 0.0, "assert_eq!(map(&d_in)?, x)",
            _GMAP)
       for d, x in [(0, 0.0), (1, 0.5), (2, 2.0), (3, 4.5)]])
+_add([
+    Case(_odp("python/test/test_comb.py", "test_cast_zcdp_approxdp"),
+         "RSWR23:Lem2.2", _p(rho=Fraction(1, 100), sensitivity=1), 0.005, ulps(0.005),
+         _FLOAT_EQ, "OpenDP then_gaussian(10.0, MO=zCDP).map(1.0) = (1/10)^2/2: our Gaussian "
+         "zCDP with precision 1/10^2 and sensitivity 1."),
+    Case(_odp("python/test/test_comb.py", "test_make_approximate"),
+         "RSWR23:Lem2.2", _p(rho=1, sensitivity=1), 0.5, 0.0,
+         "assert m_gauss.map(1.0) == (0.5, 0.0)", _GMAP + " (make_approximate adds delta 0)"),
+])
 _LMAP = ("OpenDP make_laplace(scale).map(d_in) = d_in/scale (pure DP): our Laplace privacy "
          "with inverse scale 1 and sensitivity d_in.")
 _add([Case(_odp("rust/src/measurements/noise/distribution/laplace/test.rs",
@@ -460,6 +482,9 @@ _add([Case(_odp("rust/src/measurements/noise/distribution/laplace/test.rs",
            "RSWR23:Lem2.1", _p(eps=1, sensitivity=d), x, 0.0, "assert_eq!(map(&d_in)?, x)",
            _LMAP)
       for d, x in [(0, 0.0), (1, 1.0), (2, 2.0), (3, 3.0)]])
+_add([Case(_odp("python/test/test_comb.py", "test_make_approximate"),
+           "RSWR23:Lem2.1", _p(eps=1, sensitivity=1), 1.0, 0.0,
+           "assert m_lap.map(1.0) == (1.0, 0.0)", _LMAP + " (make_approximate adds delta 0)")])
 _add([Case(_odp("python/test/test_meas.py", "test_laplace"),
            "RSWR23:Lem2.1", _p(eps=1, sensitivity=1), 1.0, 0.0,
            "assert meas.map(1.0) == 1.0", _LMAP)])

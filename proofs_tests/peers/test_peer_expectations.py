@@ -123,3 +123,15 @@ def test_disagreements_are_explained() -> None:
         if case.expected_disagreement is not None:
             assert len(case.expected_disagreement) > 40 and case.check == "close", case
             assert case.peer_above is not None, case
+
+
+def test_opendp_numbers_are_never_below_the_exact_value() -> None:
+    """OpenDP rounds its privacy maps outward: each of its numbers is at least the exact one.
+
+    Checked against our certified upper end, so a peer number below the exact value (an
+    unsound rounding) fails here even when it lies within the 4-ulp reading of equality.
+    """
+    for case in CASES:
+        if case.source.peer == "opendp" and case.check == "close":
+            _, hi = _enclosure(case)
+            assert _expected(case) >= hi, case.label
