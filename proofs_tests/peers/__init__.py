@@ -1,0 +1,1 @@
+"""The DP libraries' own test expectations, checked against our certified enclosures."""
