@@ -35,8 +35,25 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.errors import DomainError
-from reference.core.numeric import MPF, Ctx, Interval, endpoints, exact, to_ctx, working
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    Interval,
+    endpoints,
+    exact,
+    extra_bits,
+    get_dps,
+    to_ctx,
+    working,
+)
 from reference.core.params import Param
+
+#: Guard digits of a plain value: the formula runs at the working precision plus these,
+#: and its result is rounded once to the working precision, so that rounding errors of the
+#: formula's steps stay below the final rounding (the plain value is then faithfully
+#: rounded wherever the formula is numerically stable; ``proofs_tests/test_contract.py``
+#: checks it lies inside its enclosure rounded outward).
+PLAIN_GUARD_DIGITS = 10
 
 R = TypeVar("R")
 
@@ -68,6 +85,37 @@ def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
     if isinstance(out, mpmath.mpf | iv.mpf):
         return fn(out)
     return out
+
+
+def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
+    """Extra bits of working precision for inputs next to a non-zero end of their domain.
+
+    An input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain,
+    such as ``delta = 1 - 1e-300``, would round onto that end at the working precision and
+    lose what separates it (``log(1/delta)`` would come out 0, and ``1 - delta`` nothing);
+    the evaluation then runs with ``b`` more bits (at most ``MAX_NEAR_END_BITS``), so the
+    formulas see the input as it is.  Zero ends need nothing: floating point keeps tiny
+    magnitudes.
+    """
+    bits = 0
+    for p in res.params:
+        v = values.get(p.name)
+        qs = v if isinstance(v, tuple) else (v,)
+        for q in qs:
+            if not isinstance(q, Fraction):
+                continue
+            for end in (p.lo, p.hi):
+                if not end or q == end:
+                    continue
+                ratio = abs(end) / abs(q - end)
+                if ratio > 256:
+                    bits = max(bits, ratio.numerator.bit_length() - ratio.denominator.bit_length())
+    return min(bits + 8, MAX_NEAR_END_BITS) if bits else 0
+
+
+#: The most extra bits :func:`near_end_bits` adds: enough to separate from 1 every double
+#: (``1 - 2**-1074``) and every decimal down to ``1 - 1e-1000``.
+MAX_NEAR_END_BITS = 3400
 
 
 def lift(ctx: Ctx, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -212,14 +260,14 @@ class Result(Generic[R]):
             return Interval(cert.lo, cert.hi) if ctx is iv else cert.value
         if self.prepare is not None:
             values = {**values, **self.prepare(values, self.where)}
-        with working(ctx):
+        guard = PLAIN_GUARD_DIGITS if ctx is mp else 0
+        with working(ctx, get_dps() + guard), extra_bits(ctx, near_end_bits(self, values)):
             out = self.core(ctx, **(dict(values) if self.exact_inputs else lift(ctx, values)))
             check_finite(out, self.id)
             if ctx is iv:
-                out = map_numbers(endpoints, out)
-            else:
-                out = map_numbers(lambda x: +x, out)
-        return out
+                return map_numbers(endpoints, out)
+        with working(mp):  # one rounding of the guarded value to the working precision
+            return map_numbers(lambda x: +x, out)
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
         values = self.bind(args, kwargs)
@@ -252,7 +300,9 @@ class Result(Generic[R]):
 
     def _certify(self, inv: Inverse, values: Mapping[str, Any]) -> Certificate:
         target: Fraction = values[inv.target]
-        guess = mp.mpf(self.core(mp, **lift(mp, values)))
+        with extra_bits(mp, near_end_bits(self, values)):
+            guess = +mp.mpf(self.core(mp, **lift(mp, values)))
+        guess = +guess
         lower = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
         floor = Fraction(0) if lower is None else lower
 

@@ -24,7 +24,10 @@ from reference.core.numeric import exact
 
 Kind = Literal["real", "int", "seq", "intseq", "dist"]
 REQUIRED = object()
-#: Tolerance on the total mass of a finite distribution given in floating point.
+#: Tolerance on the total mass of a finite distribution given in floating point.  Masses
+#: whose exact total is within it of 1 but not 1 (``0.1, 0.9`` as doubles sum to
+#: ``1 + 2**-55``) are read as the distribution they describe: each divided by that total,
+#: so every result receives an exact probability vector.
 MASS_TOLERANCE = Fraction(1, 2**40)
 
 
@@ -129,8 +132,12 @@ class Param:
             q = exact(v, self.name, where)
             self._check_scalar(q, v, where)
             out.append(q)
-        if self.kind == "dist" and abs(sum(out, Fraction(0)) - 1) > MASS_TOLERANCE:
-            raise DomainError(self.name, x, "must sum to 1 (a probability vector)", where)
+        if self.kind == "dist":
+            total = sum(out, Fraction(0))
+            if abs(total - 1) > MASS_TOLERANCE:
+                raise DomainError(self.name, x, "must sum to 1 (a probability vector)", where)
+            if total != 1:  # masses in floating point: the distribution they describe
+                out = [q / total for q in out]
         return tuple(out)
 
 

@@ -83,6 +83,18 @@ def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
     return floor + 1 / inner
 
 
+#: The largest eps of a result that carries ``e^eps`` as an exact rational (the q-target
+#: oracle, the exact charging sums): ``e^1000`` has 435 digits; ``e^(10^15)`` would have
+#: 4e14, which no exact computation finishes.  Far above any privacy parameter in use.
+EXACT_EPS_MAX = Fraction(1000)
+
+
+def exact_eps(example: str, doc: str = "") -> Param:
+    """The privacy parameter ``eps`` of an exact result: ``0 <= eps <= EXACT_EPS_MAX``."""
+    return Param("eps", "real", lo=Fraction(0), hi=EXACT_EPS_MAX, example=example,
+                 doc=doc or "privacy parameter (at most 1000: e^eps is carried exactly)")
+
+
 def ratio_bracket(eps: Fraction, digits: int | None = None) -> tuple[Fraction, Fraction]:
     """Short rationals ``w_lo <= e^eps <= w_hi``, relative width about ``10**-digits``.
 

@@ -21,7 +21,7 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, expm1, to_ctx
 from reference.core.params import Param, distribution, nonneg, unit_closed_open
-from reference.results.tct.base import exact_result, label_note, require_pure_pair
+from reference.results.tct.base import exact_eps, exact_result, label_note, require_pure_pair
 
 _PROB = Param("pi0", "real", lo=Fraction(0), hi=Fraction(1), example="0.1",
               doc="P(outcome 1) on D^0")
@@ -135,7 +135,7 @@ def _binary_check(values: Mapping[str, Any], where: str) -> None:
               kind="bound",
               statement=r"q=\frac{\pi_{\min}(e^\varepsilon-1)}{e^\varepsilon\pi_{\max}-\pi_{\min}}"
                         r"\ \ge\ \frac1{e^\varepsilon+1}",
-              params=[_PROB, _PROB1, nonneg("eps", "1")], precondition=_binary_check,
+              params=[_PROB, _PROB1, exact_eps("1")], precondition=_binary_check,
               status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
                                "The construction p, C = point mass on 0, B^b = (P_b - pC)/(1-p) "
@@ -193,7 +193,7 @@ def _support_check(values: Mapping[str, Any], where: str) -> None:
                       distribution("Q", "0.5,0.35,0.15", "output law on D^1"),
                       Param("prior", "int", lo=Fraction(0), example="0",
                             doc="index of the prior outcome ⊥"),
-                      nonneg("eps", "0.5")],
+                      exact_eps("0.5")],
               precondition=_support_check, status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
                                "C = point mass on ⊥, B^b proportional to P_b inside Y; equals "

@@ -25,7 +25,13 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p, to_ctx
 from reference.core.params import count, nonneg, positive, unit_open
-from reference.results.tct.base import BRACKET_GUARD, exact_result, label_note, ratio_bracket
+from reference.results.tct.base import (
+    BRACKET_GUARD,
+    exact_eps,
+    exact_result,
+    label_note,
+    ratio_bracket,
+)
 from reference.results.tct.charging import advanced_eps, simplified_tail
 from reference.results.tct.notprior import notprior_value
 from reference.results.tct.release import ConditionalReleases
@@ -173,7 +179,7 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
               statement=r"\big(2\varepsilon\sqrt{2m'\ln(1/\delta^*)}+2m'\varepsilon(e^{2\varepsilon}-1)"
                         r",\ \delta^*+e^{-\alpha^2k/(2(1+\alpha))}\big),\ m'=\lfloor(1+\alpha)k"
                         r"(e^{2\varepsilon}+1)\rfloor",
-              params=[nonneg("eps", "0.1"), count("k", "10", hi=10**5), positive("alpha", "1"),
+              params=[exact_eps("0.1"), count("k", "10", hi=10**5), positive("alpha", "1"),
                       unit_open("delta_star", "1e-6")],
               status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
@@ -220,7 +226,7 @@ _SVT_NOTE = label_note("reconstructed and numerically verified",
               statement=r"\big(\varepsilon\sqrt{2m\ln(1/\delta^*)}+m\varepsilon(e^\varepsilon-1),\ "
                         r"\delta^*+e^{-\alpha^2\tau/(2(1+\alpha))}\big),\ m=\lfloor(1+\alpha)\tau"
                         r"(e^\varepsilon+1)\rfloor",
-              params=[nonneg("eps", "0.1"), count("tau", "20", hi=10**5), positive("alpha", "1"),
+              params=[exact_eps("0.1"), count("tau", "20", hi=10**5), positive("alpha", "1"),
                       unit_open("delta_star", "1e-6")],
               status="reconstructed", probabilistic=True, notes=_SVT_NOTE)
 def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
@@ -256,7 +262,7 @@ def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
               kind="bound",
               statement=r"\big(\varepsilon m,\ e^{-\alpha^2\tau/(2(1+\alpha))}\big),\ "
                         r"m=\lfloor(1+\alpha)\tau(e^\varepsilon+1)\rfloor",
-              params=[nonneg("eps", "0.1"), count("tau", "20", hi=10**5), positive("alpha", "1")],
+              params=[exact_eps("0.1"), count("tau", "20", hi=10**5), positive("alpha", "1")],
               status="reconstructed", probabilistic=True, notes=_SVT_NOTE)
 def svt_individual_basic(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction) -> SelectionBound:
     """Algorithm 5 with basic composition: ``(eps m, e^{-alpha^2 tau/(2(1+alpha))})``-DP.

@@ -18,11 +18,12 @@ from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
 from reference.core.numeric import MPF, Ctx, ctx_min, is_interval, to_ctx
-from reference.core.params import Param, distribution, nonneg, unit_closed_open
+from reference.core.params import Param, distribution, unit_closed_open
 from reference.results.privacy_loss.rruv16 import ctx_max
 from reference.results.privacy_loss.rswr23 import hockey_stick_divergence
 from reference.results.tct.base import (
     check_target,
+    exact_eps,
     exact_result,
     fraction_to_ctx,
     label_note,
@@ -89,7 +90,7 @@ def oracle_value(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: Sequ
 @exact_result("CL23:Def2.1", title="Best q of a target (pure DP pair)", kind="definition",
               statement=r"q^\star=\max\{q:\ P=pC+(1-p)B^0,\ Q=pC+(1-p)B^1,\ B^0\approx_"
                         r"\varepsilon B^1,\ \min_bB^b(T)\ge q\}",
-              params=[*_PAIR, _TARGET, nonneg("eps", "0.5")], precondition=_pair_check,
+              params=[*_PAIR, _TARGET, exact_eps("0.5")], precondition=_pair_check,
               status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
                                "Exact: closed form of the separable optimum, enclosed over "
@@ -136,7 +137,7 @@ def target_q(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: Sequence
 @exact_result("CL23:DefB.1", title="Best q of a target with (eps, delta)", kind="definition",
               statement=r"q^\star=\max\{q:\ P_b=(1-\delta)(pC+(1-p)B^b)+\delta E^b,\ B^0"
                         r"\approx_\varepsilon B^1,\ \min_bB^b(T)\ge q\}",
-              params=[*_PAIR, _TARGET, nonneg("eps", "0.5"),
+              params=[*_PAIR, _TARGET, exact_eps("0.5"),
                       unit_closed_open("delta", "0.05", "failure weight delta", default="0")],
               precondition=_pair_check, status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
@@ -182,7 +183,7 @@ def target_q_approx(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: S
               kind="definition",
               statement=r"P\approx_{\varepsilon,\delta}Q\iff P=(1-\delta)P'+\delta E_P,\ Q=(1-"
                         r"\delta)Q'+\delta E_Q,\ P'\approx_\varepsilon Q'",
-              params=[*_PAIR, nonneg("eps", "0.5"),
+              params=[*_PAIR, exact_eps("0.5"),
                       unit_closed_open("delta", "0.05", "failure weight delta")],
               precondition=_pair_check, status="reconstructed",
               notes=label_note("reconstructed and numerically verified",
@@ -268,7 +269,7 @@ def _lower(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], m: Sequence[F
               kind="definition",
               statement=r"\mathcal M\ (\varepsilon,\delta)\text{-DP}\iff\mathcal M(D^b)=(1-\delta)"
                         r"N^b+\delta E^b,\ N^0\approx_\varepsilon N^1",
-              params=[*_PAIR, nonneg("eps", "0.5"),
+              params=[*_PAIR, exact_eps("0.5"),
                       unit_closed_open("delta", "0.05", "the algorithm's delta")],
               precondition=_pair_check, status="reconstructed",
               notes=label_note("reconstructed and numerically verified", "Immediate from "
@@ -301,7 +302,7 @@ def algorithm_decomposition(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fractio
               kind="definition",
               statement=r"\exists\,q\text{-target with }(\varepsilon,\delta)\iff P\approx_"
                         r"{\varepsilon,\delta}Q;\ \text{then the full support is a 1-target}",
-              params=[*_PAIR, nonneg("eps", "0.5"),
+              params=[*_PAIR, exact_eps("0.5"),
                       unit_closed_open("delta", "0", "failure weight delta", default="0")],
               precondition=_pair_check, status="stated",
               notes=label_note("recovered", "Surviving text of (ii): 'if an algorithm is "
