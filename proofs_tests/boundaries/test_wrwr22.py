@@ -371,3 +371,25 @@ def test_gamma_next_to_delta_one(eps: Fraction, s: Fraction) -> None:
     assert hi - lo <= hi * Fraction(1, 10**40)
     assert lo <= _q(cert.value) <= hi
 
+
+
+@covers("WRWR22:Thm3.6-mixture-optimal-rho")
+@pytest.mark.parametrize("delta", [1 - _TINY, 1 - Fraction(1, 10**15), Fraction(5e-324)])
+def test_optimal_rho_next_to_delta_edges(delta: Fraction) -> None:
+    """delta = 1 - 1e-300 was a ComplexResult (ln(1/delta) from the lifted delta) and then
+    r* ~ sqrt(2c) = 2e-150 needs r - log(1 + r) without cancellation.  Reference: mpmath's
+    findroot of r - log1p(r) = 2 ln(1/delta) at 800 digits (cancels 150), from sqrt(2c)."""
+    t, s = Fraction(20), Fraction("6.11")
+    got = optimal_rho(t=t, delta=delta, sensitivity=s)
+    enc = optimal_rho.certified(t=t, delta=delta, sensitivity=s)
+    with mp.workdps(800):
+        d = mp.mpf(delta.numerator) / delta.denominator
+        c = -2 * mp.log(d)
+        r = mp.findroot(lambda x: x - mp.log1p(x) - c, mp.sqrt(2 * c) if c < 1 else c)
+        rho = 20 / r
+        sm = mp.mpf(611) / 100
+        psi = sm**2 / 40 + sm / 20 * mp.sqrt((20 + rho) * (mp.log1p(20 / rho) + c))
+        for value, box, ref in ((got.rho, enc.rho, rho), (got.boundary, enc.boundary, psi)):
+            assert box.lo <= ref <= box.hi
+            assert box.hi - box.lo <= ref * mp.mpf(10) ** -45
+            assert abs(value - ref) <= ref * mp.mpf(10) ** -48

@@ -251,31 +251,46 @@ def linear_time(ctx: Ctx, eps: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
     return sensitivity * (sensitivity / 2 + b) / (eps - sensitivity * a)
 
 
-def _excess(r: MPF) -> MPF:
-    return r - mp.log1p(r)
+def _excess(ctx: Ctx, r: MPF) -> MPF:
+    """``r - log(1 + r)`` at a point ``r > 0`` (an enclosure in ``iv``).  Below ``2^-8`` the
+    alternating series ``r^2/2 - r^3/3 + ...`` with its remainder (at most the next term):
+    the difference cancels ``log2(1/r)`` bits, all of them once ``r^2`` is below the
+    precision relative to ``r`` (``r* ~ sqrt(2c)`` for ``delta -> 1``)."""
+    if r >= mp.mpf(2) ** -8:
+        x = ctx.mpf(r)
+        return x - log1p(ctx, x)
+    x = ctx.mpf(r)
+    n_terms = (ctx.prec + 10) // -int(mp.mag(r)) + 3
+    total, power = ctx.zero, x
+    for k in range(2, n_terms + 1):
+        power = power * x
+        total += (-1) ** k * power / k
+    size = endpoints(power * x / (n_terms + 1)).hi
+    return total + ctx.mpf((-size, size)) if is_interval(ctx) else total
 
 
 def _rstar_point(c: MPF) -> MPF:
     """The root of ``r - log(1 + r) = c`` (``c > 0``): Newton from the right (the left
-    side is convex and increasing, so the iterates decrease monotonically to the root)."""
-    r = mp.mpf(1)
-    while _excess(r) < c:
+    side is convex and increasing, so the iterates decrease monotonically to the root).
+    Start ``sqrt(6c)`` for small c: there ``r - log(1+r) >= r^2/2 - r^3/3 >= r^2/6 = c``."""
+    r = mp.mpf(1) if c >= mp.mpf(1) / 6 else mp.sqrt(6 * c)
+    while _excess(mp, r) < c:
         r *= 2
     for _ in range(10_000):
-        step = (_excess(r) - c) * (1 + r) / r
+        step = (_excess(mp, r) - c) * (1 + r) / r
         if step <= r * mp.mpf(2) ** (-mp.prec):
             break
         r -= step
     return r
 
 
-def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
+def ratio_star(ctx: Ctx, delta: MPF | ExactDelta) -> MPF:
     """``r*`` with ``r* - log(1 + r*) = 2 log(1/delta)``; an enclosure in ``iv``.
 
     The interval version brackets the root for every ``c`` in the enclosure of
     ``2 log(1/delta)`` and proves the bracket by the monotonicity of ``r - log(1+r)``.
     """
-    c = 2 * ctx.log(1 / delta)
+    c = 2 * log_inv(ctx, delta)
     if not is_interval(ctx):
         with mp.workdps(get_dps() + 20):
             return ctx.mpf(_rstar_point(c))
@@ -285,8 +300,8 @@ def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
     widen = mp.mpf(2) ** (-iv.prec + 4)
     for _ in range(200):
         lo, hi = lo * (1 - widen), hi * (1 + widen)
-        left = endpoints(iv.mpf(lo) - iv.log1p(iv.mpf(lo))).hi
-        right = endpoints(iv.mpf(hi) - iv.log1p(iv.mpf(hi))).lo
+        left = endpoints(_excess(iv, lo)).hi
+        right = endpoints(_excess(iv, hi)).lo
         if left < ends.lo and right > ends.hi:
             return iv.mpf((lo, hi))
         widen *= 4
@@ -296,9 +311,9 @@ def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
 @result("WRWR22:Thm3.6-mixture-optimal-rho", title="Mixture parameter minimising the boundary "
         "at a given time", kind="bound",
         statement=r"\rho^*(t)=t/r^*,\quad r^*-\log(1+r^*)=2\log(1/\delta)",
-        params=[_T, _DELTA, _SENS], status="reconstructed",
+        params=[_T, _DELTA, _SENS], status="reconstructed", prepare=_exact_delta,
         notes="Derived here (see the proof note): rho -> psi^M_rho(t) is unimodal.")
-def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
+def optimal_rho(ctx: Ctx, t: MPF, delta: ExactDelta, sensitivity: MPF) -> OptimalRho:
     """The ``rho`` minimising ``psi^M_rho(t)`` at time ``t`` and the minimal value.
 
     Tuning WRWR22 Theorem 3.6's mixture for a target time: with
