@@ -215,3 +215,49 @@ def test_cks_delta_complement_resolves_when_precision_is_raised(rho: str, eps: s
         assert c_lo <= _exact(comp_ref * (1 + slack))
         assert _exact(comp_ref * (1 - slack)) <= c_hi
         assert c_hi - c_lo <= Fraction(1, 10**40) * _exact(comp_ref)
+
+
+_NEAR_ONE = 1 - Fraction(1, 10**300)
+_NEAR_EDGES = [(Fraction(10**15), _NEAR_ONE), (Fraction(1), _NEAR_ONE),
+               (Fraction(5e-324), Fraction(5e-324)), (Fraction(10**15), Fraction(5e-324)),
+               (Fraction(5e-324), 1 - Fraction(1, 10**15))]
+
+
+def _bisect_log(f: object, lo: mpmath.mpf, hi: mpmath.mpf) -> mpmath.mpf:
+    """Root of an increasing ``f`` in ``[lo, hi]`` (0 < lo, sign change), bisection in log t
+    at the current precision."""
+    for _ in range(10 * mp.prec):
+        mid = mp.sqrt(lo * hi)
+        if f(mid) < 0:  # type: ignore[operator]
+            lo = mid
+        else:
+            hi = mid
+        if hi / lo - 1 < mp.mpf(2) ** (10 - mp.prec):
+            break
+    return (lo + hi) / 2
+
+
+@covers("CKS20:Cor13", "CKS20:Cor13-order")
+@pytest.mark.parametrize(("rho", "delta"), _NEAR_EDGES)
+def test_cks_epsilon_next_to_the_domain_edges(rho: Fraction, delta: Fraction) -> None:
+    """delta = 1 - 1e-300 was a RuntimeError (delta rounded to 1, ln(1/delta) to 0), and at
+    rho = delta = 5e-324 ln(t/a) rounded to 0 (plain value wrong in the 3rd digit).
+    Reference: the root of (a-1)^2 rho + ln a = ln(1/delta) by mpmath's findroot and the
+    CKS20 objective evaluated there, at 600 digits (its worst cancellation is 300 digits).
+    The root lies in [L/(2 + 2 sqrt(1 + 4 rho L)), max(1, L/rho)] (L = ln(1/delta))."""
+    eps = cks_epsilon(rho=rho, delta=delta)
+    enc = cks_epsilon.certified(rho=rho, delta=delta)
+    order = cks_order(rho=rho, delta=delta)
+    enc_order = cks_order.certified(rho=rho, delta=delta)
+    with mp.workdps(600):
+        r, d = mp.mpf(rho.numerator) / rho.denominator, mp.mpf(delta.numerator) / delta.denominator
+        ell = -mp.log(d)
+        t = _bisect_log(lambda s: s * s * r + mp.log1p(s) - ell,
+                        ell / (2 + 2 * mp.sqrt(1 + 4 * r * ell)), max(mp.one, ell / r))
+        a = 1 + t
+        ref = max(a * r + mp.log(t / a) - (mp.log(d) + mp.log(a)) / t, mp.zero)
+        tol = mp.mpf(10) ** -45
+        assert enc.lo <= ref <= enc.hi and enc.hi - enc.lo <= tol * ref
+        assert abs(eps - ref) <= mp.mpf(10) ** -48 * ref
+        assert enc_order.lo <= a <= enc_order.hi and enc_order.hi - enc_order.lo <= tol * a
+        assert abs(order - a) <= mp.mpf(10) ** -48 * a

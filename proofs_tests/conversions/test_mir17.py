@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.profiles import share
+from reference.core.numeric import exact
 from reference.results import covers
 from reference.results.conversions.mir17 import rr_renyi
 
@@ -38,3 +40,54 @@ def test_rr_renyi_limits() -> None:
         assert abs(rr_renyi(eps="0.7", alpha=10**12) - eps) < mp.mpf(10) ** -11
     values = [rr_renyi(eps="0.7", alpha=a) for a in ("1.5", "2", "4", "16")]
     assert values == sorted(values)
+
+
+def _arb_ends(x: object) -> tuple[Fraction, Fraction]:
+    """The exact ends of a python-flint arb ball as Fractions."""
+    out = []
+    for part in (x.mid(), x.rad()):  # type: ignore[attr-defined]
+        man, exp = part.man_exp()
+        out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
+    return out[0] - out[1], out[0] + out[1]
+
+
+def _q(x: object) -> Fraction:
+    return exact(x, "x", "test")
+
+
+@covers("MIR17:RR-renyi")
+@pytest.mark.parametrize("eps, step", [
+    (1e-06, Fraction(1, 10**300)),       # was OverflowError (alpha - 1 rounded to 0)
+    (1e-06, Fraction(5e-324)),
+    ("0.7", Fraction(1, 10**300)),
+    (5e-324, Fraction(1, 10**15)),
+    ("1e300", Fraction(1, 10**300)),
+])
+def test_rr_renyi_order_next_to_one(eps: object, step: Fraction) -> None:
+    """alpha = 1 + step with step down to 5e-324: the two-point sum in arb balls at 8000
+    bits (which cancels about 1100 bits, far below that precision) pins the value.
+
+    For eps = 1e300 the sum is ``eps + ln(1 + w)/t`` with ``t = alpha - 1`` and
+    ``-1/(1 + e^eps) < w < 0``, so ``0 < eps - D < 2/(t e^eps) < 10^-1000``: that
+    bracket is the reference there."""
+    flint = pytest.importorskip("flint")
+    x = Fraction(eps)
+    if x > 10**6:
+        lo, hi = x - Fraction(1, 10**1000), x
+    else:
+        flint.ctx.prec = 8000
+        try:
+            e = flint.arb(flint.fmpq(x.numerator, x.denominator))
+            a = 1 + flint.arb(flint.fmpq(step.numerator, step.denominator))
+            p, q = 1 / (1 + (-e).exp()), 1 / (1 + e.exp())
+            lo, hi = _arb_ends(((p**a) * q ** (1 - a) + (q**a) * p ** (1 - a)).log() / (a - 1))
+        finally:
+            flint.ctx.prec = 53
+    assert hi - lo <= lo * Fraction(1, 10**60)
+    value = rr_renyi(eps=eps, alpha=1 + step)
+    enc = rr_renyi.certified(eps=eps, alpha=1 + step)
+    assert _q(enc.lo) <= lo and hi <= _q(enc.hi)
+    assert _q(enc.hi) - _q(enc.lo) <= lo * Fraction(1, 10**45)
+    # the plain value is rounded to the working 50 digits: inside up to that rounding
+    slack = lo * Fraction(1, 10**48)
+    assert _q(enc.lo) - slack <= _q(value) <= _q(enc.hi) + slack

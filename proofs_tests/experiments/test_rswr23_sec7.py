@@ -10,9 +10,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference.core.numeric import exact
 from reference.results import covers
 from reference.results.experiments.rswr23_sec7 import acceptance, doubling_run
 from reference.tools.experiments.relative_error import (
@@ -66,3 +68,59 @@ def test_experiment_tiny_run_and_exact_replay() -> None:
     for m in METHODS:
         out = run_size(8000, 2, m, keep_log=1)
         assert out.returned.min() >= 1 and replay(out.log[0], m)
+
+
+def _simulate(eps1_sq: Fraction, target_sq: Fraction) -> tuple[Fraction, Fraction]:
+    """The doubling schedule step by step in exact rationals."""
+    sq, total = eps1_sq, eps1_sq
+    while sq < target_sq:
+        sq *= 2
+        total += sq
+    return sq / target_sq, total / target_sq
+
+
+def _q(x: object) -> Fraction:
+    return exact(x, "x", "test")
+
+
+@covers("RSWR23:Sec7.1-doubling-run")
+@pytest.mark.parametrize(("eps1_sq", "target_sq"), [
+    ("1/10", "1/10"),                  # was ValueError: undecidable interval comparison
+    (Fraction(1, 10**300), Fraction(1, 10**300)),
+    (5e-324, Fraction(1, 10**300)),
+    ("1e-4", "0.1024"),                # lands exactly on a doubling step
+    ("1e-4", "0.1024000001"),
+    (Fraction(1, 3), Fraction(1, 3) * 2**4000),  # the precondition's largest ratio
+])
+def test_doubling_run_exact_at_the_edges(eps1_sq: object, target_sq: object) -> None:
+    """Both outputs are rationals: the enclosure holds the exact simulation and is a
+    point up to rounding; the plain value agrees."""
+    over, spend = _simulate(Fraction(eps1_sq), Fraction(target_sq))  # type: ignore[arg-type]
+    plain = doubling_run(eps1_sq=eps1_sq, target_sq=target_sq)
+    enc = doubling_run.certified(eps1_sq=eps1_sq, target_sq=target_sq)
+    for value, box, ref in ((plain.overshoot_sq, enc.overshoot_sq, over),
+                            (plain.spend, enc.spend, spend)):
+        assert _q(box.lo) <= ref <= _q(box.hi)
+        assert _q(box.hi) - _q(box.lo) <= ref * Fraction(1, 10**55)
+        assert abs(_q(value) - ref) <= ref * Fraction(1, 10**49)
+    assert 1 <= over < 2 and spend < 4
+
+
+@covers("RSWR23:Sec7.1-doubling")
+@pytest.mark.xfail(strict=True, raises=ZeroDivisionError,
+                   reason="RSWR23:Sec7.1-doubling (reference/results/conversions/rswr23.py, "
+                          "outside this change) rounds ratio_sq - 1 to 0 at 1 + 1e-300; "
+                          "needs exact inputs")
+def test_doubling_bound_next_to_ratio_one() -> None:
+    """r^2 = 1 + 1e-300: overshoot sqrt(1 + t), spend (1 + t)^2 / t = 10^300 + 2 + 10^-300
+    exactly (t = 10^-300); sqrt(1 + t) lies in [1 + t/2 - t^2/8, 1 + t/2]."""
+    from reference.results.conversions.rswr23 import doubling_bound
+
+    t = Fraction(1, 10**300)
+    spend = (1 + t) ** 2 / t
+    plain = doubling_bound(ratio_sq=1 + t)
+    enc = doubling_bound.certified(ratio_sq=1 + t)
+    assert _q(enc.spend.lo) <= spend <= _q(enc.spend.hi)
+    assert _q(enc.spend.hi) - _q(enc.spend.lo) <= spend * Fraction(1, 10**45)
+    assert abs(_q(plain.spend) - spend) <= spend * Fraction(1, 10**48)
+    assert _q(enc.overshoot.lo) <= 1 + t / 2 - t * t / 8 and 1 + t / 2 <= _q(enc.overshoot.hi)

@@ -17,6 +17,7 @@ from mpmath import mp
 
 from proofs_tests.privacy_loss_support import TOL, at60, dist, mpq, pairs
 from reference import DomainError, certified
+from reference.core.numeric import exact
 from reference.results import covers
 from reference.results.privacy_loss.rswr23 import hockey_stick, privacy_loss_distribution, renyi
 
@@ -187,9 +188,10 @@ def test_renyi_data_processing(pq: tuple[list[Fraction], list[Fraction]], alpha:
 @at60
 def test_renyi_certified_encloses_hand_values() -> None:
     enc = renyi.certified(P="0.5,0.5", Q="0.25,0.75", alpha=2)
-    assert mpmath.log(mpmath.mpf(4) / 3) in enc
     enc1 = renyi.certified(P="0.5,0.5", Q="0.25,0.75", alpha=1)
-    assert mpmath.log(mpmath.mpf(4) / 3) / 2 in enc1
+    with mp.workdps(200):  # the references far more precise than the enclosures
+        assert mpmath.log(mpmath.mpf(4) / 3) in enc
+        assert mpmath.log(mpmath.mpf(4) / 3) / 2 in enc1
     assert renyi.certified(P="1,0", Q="0,1", alpha=2).lo == mp.inf
 
 
@@ -239,12 +241,13 @@ def test_float_masses_keep_their_exact_defect() -> None:
     P = [0.1, 0.2, 0.7]
     defect = sum((Fraction(p) for p in P), Fraction(0)) - 1
     assert defect != 0
-    with mp.workdps(60):
-        expected = mp.log1p(mp.mpf(defect.numerator) / defect.denominator) / 2
     got = renyi(P=P, Q=P, alpha=3)
-    assert abs(got - expected) <= abs(expected) * mp.mpf(10) ** -45
     enc = certified(renyi, P=P, Q=P, alpha=3)
-    assert enc.lo <= expected <= enc.hi
+    with mp.workdps(200):  # far more precise than the enclosure (P = Q: exact losses 0)
+        expected = mp.log1p(mp.mpf(defect.numerator) / defect.denominator) / 2
+        assert abs(got - expected) <= abs(expected) * mp.mpf(10) ** -45
+        assert enc.lo <= expected <= enc.hi
+        assert enc.hi - enc.lo <= abs(expected) * mp.mpf(10) ** -45
 
 
 # ---- eps < 0 (hockey-stick) and alpha = inf (Rényi): exact second routes ----------------
@@ -375,3 +378,80 @@ def test_renyi_increases_to_order_inf(pq: tuple[list[Fraction], list[Fraction]],
     p_star = max(p for p, q in zip(P, Q, strict=True) if p > 0 and p / q == ratio)
     assert d_a <= d_inf + TOL
     assert d_a >= d_inf + mp.log(mpq(p_star)) / mpq(alpha - 1) - TOL
+
+
+def _arb_ends(x: object) -> tuple[Fraction, Fraction]:
+    """The exact ends of a python-flint arb ball as Fractions."""
+    out = []
+    for part in (x.mid(), x.rad()):  # type: ignore[attr-defined]
+        man, exp = part.man_exp()
+        out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
+    return out[0] - out[1], out[0] + out[1]
+
+
+def _pins(lo: Fraction, hi: Fraction, P: list[object], Q: list[object], alpha: object,
+          rel: Fraction = Fraction(1, 10**45)) -> None:
+    """The enclosure contains [lo, hi], is tight, and holds the plain value (up to its
+    rounding to the working 50 digits)."""
+    enc = renyi.certified(P=P, Q=Q, alpha=alpha)
+    value = renyi(P=P, Q=Q, alpha=alpha)
+    e_lo, e_hi, v = (mpq_exact(x) for x in (enc.lo, enc.hi, value))
+    assert e_lo <= lo and hi <= e_hi
+    assert e_hi - e_lo <= abs(hi) * rel
+    slack = abs(hi) * Fraction(1, 10**48)
+    assert e_lo - slack <= v <= e_hi + slack
+
+
+def mpq_exact(x: object) -> Fraction:
+    return exact(x, "x", "test")
+
+
+TINY = Fraction(1, 10**300)
+
+
+@covers("RSWR23:Renyi")
+@pytest.mark.parametrize("alpha", [Fraction(10**300), Fraction(1.7976931348623157e308), "1e300"])
+def test_renyi_huge_order_equal_laws_is_zero(alpha: object) -> None:
+    """Was ComplexResult: P = Q with masses 1e-300 at alpha = 1e300; the losses are 0
+    exactly, so D = 0 with the enclosure [0, 0]."""
+    P = [TINY, 1 - 2 * TINY, TINY]
+    assert renyi(P=P, Q=P, alpha=alpha) == 0
+    enc = renyi.certified(P=P, Q=P, alpha=alpha)
+    assert enc.lo == 0 and enc.hi == 0
+
+
+@covers("RSWR23:Renyi")
+def test_renyi_huge_order_tiny_mass_by_asymptotic() -> None:
+    """P = (1/2, 1/2), Q = (1e-300, 1 - 1e-300), alpha = 1e300.  With a = alpha - 1,
+    D = [alpha ln(1/2) + a ln(1/q1) + ln(1 + (q1/q2)^a)]/a
+      = 300 ln 10 - ln 2 (1 + 1/a) + c,  0 < c < (q1/q2)^a / a < 10^-1000,
+    evaluated in arb balls at 4000 bits."""
+    flint = pytest.importorskip("flint")
+    a = Fraction(10**300) - 1
+    flint.ctx.prec = 4000
+    try:
+        ref = 300 * flint.arb(10).log() - flint.arb(2).log() * (1 + 1 / flint.arb(a.numerator))
+        lo, hi = _arb_ends(ref)
+    finally:
+        flint.ctx.prec = 53
+    _pins(lo, hi + Fraction(1, 10**1000), ["0.5", "0.5"], [TINY, 1 - TINY], "1e300")
+
+
+@covers("RSWR23:Renyi")
+@pytest.mark.parametrize("step", [TINY, Fraction(5e-324), Fraction(1, 10**15)])
+def test_renyi_order_next_to_one_by_arb(step: Fraction) -> None:
+    """alpha = 1 + step: the sum log(sum p^alpha q^(1-alpha))/(alpha - 1) in arb balls at
+    8000 bits (it cancels about 1100 bits)."""
+    flint = pytest.importorskip("flint")
+    P, Q = [Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]
+    flint.ctx.prec = 8000
+    try:
+        a = 1 + flint.arb(flint.fmpq(step.numerator, step.denominator))
+        total = sum((flint.arb(flint.fmpq(p.numerator, p.denominator)) ** a
+                     * flint.arb(flint.fmpq(q.numerator, q.denominator)) ** (1 - a)
+                     for p, q in zip(P, Q, strict=True)), flint.arb(0))
+        lo, hi = _arb_ends(total.log() / (a - 1))
+    finally:
+        flint.ctx.prec = 53
+    assert hi - lo <= lo * Fraction(1, 10**60)
+    _pins(lo, hi, P, Q, 1 + step)

@@ -15,6 +15,8 @@ checked in ``proofs_tests/boundaries/test_wrwr22.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import mpmath
@@ -23,7 +25,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
-from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p
+from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p, to_ctx
 from reference.core.params import positive, unit_open
 
 
@@ -41,10 +43,39 @@ class OptimalRho(NamedTuple):
     boundary: MPF
 
 
-def mixture_level(ctx: Ctx, v: MPF, prec: MPF, delta: MPF) -> MPF:
+@dataclass(frozen=True)
+class ExactDelta:
+    """The exact delta, handed to the formulas by ``prepare`` (a Fraction would be lifted to
+    the context first): ``ln(1/delta)`` is then formed from ``1 - delta`` exactly."""
+
+    value: Fraction
+
+
+def _exact_delta(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    return {"delta": ExactDelta(values["delta"])}
+
+
+def log_inv(ctx: Ctx, delta: MPF | ExactDelta) -> MPF:
+    """``ln(1/delta)``; from an exact delta as ``-log1p(-(1 - delta))`` near 1, so that
+    ``delta = 1 - 1e-300`` keeps ``ln(1/delta) = 1e-300`` (lifted first, delta is an
+    enclosure of 1 and its log reaches below 0: the square root of :func:`mixture_level`
+    then failed)."""
+    if not isinstance(delta, ExactDelta):
+        return ctx.log(1 / delta)
+    if delta.value < Fraction(1, 2):
+        return -ctx.log(to_ctx(ctx, delta.value))
+    return -log1p(ctx, -to_ctx(ctx, 1 - delta.value))
+
+
+def delta_value(ctx: Ctx, delta: MPF | ExactDelta) -> MPF:
+    """delta as a number of ``ctx`` (for outputs that report it)."""
+    return to_ctx(ctx, delta.value) if isinstance(delta, ExactDelta) else delta
+
+
+def mixture_level(ctx: Ctx, v: MPF, prec: MPF, delta: MPF | ExactDelta) -> MPF:
     """``sqrt((v + prec) log((v + prec) / (prec delta^2)))``: where the normal mixture
     (mixing precision ``prec``) of ``exp(l S - l^2 v / 2)`` reaches ``1/delta``."""
-    return ctx.sqrt((v + prec) * (log1p(ctx, v / prec) + 2 * ctx.log(1 / delta)))
+    return ctx.sqrt((v + prec) * (log1p(ctx, v / prec) + 2 * log_inv(ctx, delta)))
 
 
 _T = positive("t", "1", "Brownian time T_N (variance of the noise at the stopped release)")
@@ -56,11 +87,12 @@ _SENS = positive("sensitivity", "1", "l2 sensitivity Delta_2 of f", default="1")
 @result("WRWR22:Thm3.6-mixture", title="Mixture privacy boundary", kind="bound",
         statement=r"\psi^M_\rho(t)=\frac{\Delta_2^2}{2t}+\frac{\Delta_2}{t}\sqrt{2(t+\rho)"
                   r"\log\Big(\frac1\delta\sqrt{\frac{t+\rho}{\rho}}\Big)}",
-        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True,
+        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True, prepare=_exact_delta,
         notes="Proof (missing App. B) reconstructed: Ville's inequality for the "
               "normal-mixture martingale; two-sided, exactly delta, so the one-sided "
               "privacy event has probability about delta/2.")
-def mixture_boundary(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF:
+def mixture_boundary(ctx: Ctx, t: MPF, rho: MPF, delta: MPF | ExactDelta,
+                     sensitivity: MPF) -> MPF:
     """The mixture boundary ``psi^M_rho(t)``: the Brownian mechanism's loss exceeds it at
     some release, whatever the time functions, with probability at most ``delta``.
 
@@ -101,10 +133,10 @@ def linear_boundary(ctx: Ctx, t: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
         statement=r"\psi(t;\gamma,\delta)=\sqrt{(t+\gamma)\log\frac{t+\gamma}{\delta^2\gamma}}",
         params=[positive("t", "1", "precision time: V = sum of 1/tau_s"),
                 positive("gamma", "1", "precision of the Gaussian mixing law"), _DELTA],
-        probabilistic=True,
+        probabilistic=True, prepare=_exact_delta,
         notes="Here t is the *precision* clock V (RSWR23 §6.1), not WRWR22's variance time. "
               "P[exists m: |S_m| >= psi(V_m)] <= delta for S_m = sum B_s/tau_s.")
-def companion_psi(ctx: Ctx, t: MPF, gamma: MPF, delta: MPF) -> MPF:
+def companion_psi(ctx: Ctx, t: MPF, gamma: MPF, delta: MPF | ExactDelta) -> MPF:
     """``psi(t; gamma, delta)``: ``|sum_s B_s/tau_s|`` stays below it at every round,
     with the precision clock ``t = sum_s 1/tau_s``, except with probability ``delta``.
 
@@ -121,9 +153,9 @@ def companion_psi(ctx: Ctx, t: MPF, gamma: MPF, delta: MPF) -> MPF:
 @result("WRWR22:Cor3.7", title="Ex-post privacy of the Brownian mechanism at a stopping "
         "function", kind="guarantee",
         statement=r"\sup_{x\sim x'}\mathbb P\big(\mathcal L_{N(x)}\ge\psi(T_{N(x)})\big)\le\delta",
-        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True,
+        params=[_T, _RHO, _DELTA, _SENS], probabilistic=True, prepare=_exact_delta,
         notes="Instantiated with the mixture boundary; t is the stopped time T_N(x).")
-def expost_at_stop(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> ExPost:
+def expost_at_stop(ctx: Ctx, t: MPF, rho: MPF, delta: ExactDelta, sensitivity: MPF) -> ExPost:
     """The ex-post guarantee ``(psi^M_rho(T_N), delta)`` of ``BM_{1:N}`` stopped at ``T_N = t``.
 
     WRWR22 Corollary 3.7 (part 1) with the mixture boundary: a time-uniform boundary holds
@@ -133,7 +165,7 @@ def expost_at_stop(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> 
     >>> print(mpmath.nstr(g.eps, 14), g.delta)
     2.1212803857737 0.05
     """
-    return ExPost(mixture_boundary.core(ctx, t, rho, delta, sensitivity), delta)
+    return ExPost(mixture_boundary.core(ctx, t, rho, delta, sensitivity), delta_value(ctx, delta))
 
 
 def _solve_decreasing(f: Any, target: MPF) -> MPF:
@@ -219,31 +251,46 @@ def linear_time(ctx: Ctx, eps: MPF, a: MPF, b: MPF, sensitivity: MPF) -> MPF:
     return sensitivity * (sensitivity / 2 + b) / (eps - sensitivity * a)
 
 
-def _excess(r: MPF) -> MPF:
-    return r - mp.log1p(r)
+def _excess(ctx: Ctx, r: MPF) -> MPF:
+    """``r - log(1 + r)`` at a point ``r > 0`` (an enclosure in ``iv``).  Below ``2^-8`` the
+    alternating series ``r^2/2 - r^3/3 + ...`` with its remainder (at most the next term):
+    the difference cancels ``log2(1/r)`` bits, all of them once ``r^2`` is below the
+    precision relative to ``r`` (``r* ~ sqrt(2c)`` for ``delta -> 1``)."""
+    if r >= mp.mpf(2) ** -8:
+        x = ctx.mpf(r)
+        return x - log1p(ctx, x)
+    x = ctx.mpf(r)
+    n_terms = (ctx.prec + 10) // -int(mp.mag(r)) + 3
+    total, power = ctx.zero, x
+    for k in range(2, n_terms + 1):
+        power = power * x
+        total += (-1) ** k * power / k
+    size = endpoints(power * x / (n_terms + 1)).hi
+    return total + ctx.mpf((-size, size)) if is_interval(ctx) else total
 
 
 def _rstar_point(c: MPF) -> MPF:
     """The root of ``r - log(1 + r) = c`` (``c > 0``): Newton from the right (the left
-    side is convex and increasing, so the iterates decrease monotonically to the root)."""
-    r = mp.mpf(1)
-    while _excess(r) < c:
+    side is convex and increasing, so the iterates decrease monotonically to the root).
+    Start ``sqrt(6c)`` for small c: there ``r - log(1+r) >= r^2/2 - r^3/3 >= r^2/6 = c``."""
+    r = mp.mpf(1) if c >= mp.mpf(1) / 6 else mp.sqrt(6 * c)
+    while _excess(mp, r) < c:
         r *= 2
     for _ in range(10_000):
-        step = (_excess(r) - c) * (1 + r) / r
+        step = (_excess(mp, r) - c) * (1 + r) / r
         if step <= r * mp.mpf(2) ** (-mp.prec):
             break
         r -= step
     return r
 
 
-def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
+def ratio_star(ctx: Ctx, delta: MPF | ExactDelta) -> MPF:
     """``r*`` with ``r* - log(1 + r*) = 2 log(1/delta)``; an enclosure in ``iv``.
 
     The interval version brackets the root for every ``c`` in the enclosure of
     ``2 log(1/delta)`` and proves the bracket by the monotonicity of ``r - log(1+r)``.
     """
-    c = 2 * ctx.log(1 / delta)
+    c = 2 * log_inv(ctx, delta)
     if not is_interval(ctx):
         with mp.workdps(get_dps() + 20):
             return ctx.mpf(_rstar_point(c))
@@ -253,8 +300,8 @@ def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
     widen = mp.mpf(2) ** (-iv.prec + 4)
     for _ in range(200):
         lo, hi = lo * (1 - widen), hi * (1 + widen)
-        left = endpoints(iv.mpf(lo) - iv.log1p(iv.mpf(lo))).hi
-        right = endpoints(iv.mpf(hi) - iv.log1p(iv.mpf(hi))).lo
+        left = endpoints(_excess(iv, lo)).hi
+        right = endpoints(_excess(iv, hi)).lo
         if left < ends.lo and right > ends.hi:
             return iv.mpf((lo, hi))
         widen *= 4
@@ -264,9 +311,9 @@ def ratio_star(ctx: Ctx, delta: MPF) -> MPF:
 @result("WRWR22:Thm3.6-mixture-optimal-rho", title="Mixture parameter minimising the boundary "
         "at a given time", kind="bound",
         statement=r"\rho^*(t)=t/r^*,\quad r^*-\log(1+r^*)=2\log(1/\delta)",
-        params=[_T, _DELTA, _SENS], status="reconstructed",
+        params=[_T, _DELTA, _SENS], status="reconstructed", prepare=_exact_delta,
         notes="Derived here (see the proof note): rho -> psi^M_rho(t) is unimodal.")
-def optimal_rho(ctx: Ctx, t: MPF, delta: MPF, sensitivity: MPF) -> OptimalRho:
+def optimal_rho(ctx: Ctx, t: MPF, delta: ExactDelta, sensitivity: MPF) -> OptimalRho:
     """The ``rho`` minimising ``psi^M_rho(t)`` at time ``t`` and the minimal value.
 
     Tuning WRWR22 Theorem 3.6's mixture for a target time: with

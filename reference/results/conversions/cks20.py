@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
@@ -54,6 +55,15 @@ _STATEMENT = (r"\rho\text{-zCDP}\Rightarrow(\varepsilon,\delta)\text{-DP},\ \var
               r"\inf_{a>1}\Big[a\rho+\ln(1-\tfrac1a)-\tfrac{\ln\delta+\ln a}{a-1}\Big]_+")
 
 
+@dataclass(frozen=True)
+class _Exact:
+    """An exact input kept out of the lifting to the context (``prepare`` hands it over;
+    a Fraction or a tuple of them would be lifted): the formula forms ``1 - delta``
+    exactly."""
+
+    value: Fraction
+
+
 def _is_zero(x: MPF) -> bool:
     return bool(endpoints(x).hi <= 0)
 
@@ -63,28 +73,53 @@ def _eps_order_gap(ctx: Ctx, t: MPF, rho: MPF, log_inv: MPF) -> MPF:
     return t * t * rho + log1p(ctx, t) - log_inv
 
 
-def _eps_order_t(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
-    """``t* = a* - 1`` for the eps form (bracket in ``iv``), ``rho > 0``."""
-    log_inv = -ctx.log(delta)
-    ratio = endpoints(log_inv).hi / endpoints(rho).lo
-    hi = min(max(mpmath.mpf(1), ratio), endpoints(1 / delta).hi)  # h > 0 there (see notes)
-    return bracket(ctx, lambda c, t: _eps_order_gap(c, t, rho, log_inv), ctx.zero, ctx.mpf(hi))
+def _log_inv(ctx: Ctx, delta: Fraction) -> MPF:
+    """``ln(1/delta)`` from the exact delta: ``-log1p(-(1 - delta))`` near 1, so that
+    ``delta = 1 - 1e-300`` keeps ``ln(1/delta) = 1e-300`` (lifting delta first rounds it
+    to 1 and the log to an enclosure of 0)."""
+    if delta < Fraction(1, 2):
+        return -ctx.log(to_ctx(ctx, delta))
+    return -log1p(ctx, -to_ctx(ctx, 1 - delta))
 
 
-def _eps_at(ctx: Ctx, t: MPF, rho: MPF, delta: MPF) -> MPF:
-    """``a rho + ln(1 - 1/a) - (ln delta + ln a)/(a-1)`` at ``a = 1 + t``."""
-    a = 1 + t
-    return a * rho + ctx.log(t / a) - (ctx.log(delta) + log1p(ctx, t)) / t
+def _eps_order_t(ctx: Ctx, rho: MPF, delta: Fraction, log_inv: MPF) -> MPF:
+    """``t* = a* - 1`` for the eps form (bracket in ``iv``), ``rho > 0``.
+
+    Left end ``t0/2``, ``t0 = 2L/(1 + sqrt(1 + 4 rho L))`` the root of ``t^2 rho + t = L``
+    (``L = ln(1/delta)``, taken low, rho high): ``ln(1+t) <= t`` puts the gap below
+    ``rho t0^2/4 + t0/2 - L < 0`` there.  Right end as in the notes.  The root is bracketed
+    in ``u = t/s`` with ``s`` the lower end of L: ``t*`` is about L when ``delta -> 1``
+    (1e-300 at ``delta = 1 - 1e-300``), below the absolute floor (``mp.eps``) with which
+    :func:`reference.core.roots.bracket` closes an undecided step, which left a bracket a
+    factor 2 wide; in u the root is of order 1 there.
+    """
+    ell, r = endpoints(log_inv), endpoints(rho)
+    hi = min(max(mpmath.mpf(1), ell.hi / r.lo), endpoints(1 / to_ctx(ctx, delta)).hi)
+    lo = ell.lo / (1 + mpmath.sqrt(1 + 4 * r.hi * ell.lo))
+    s = ctx.mpf(ell.lo)  # an exact point in both contexts
+    u = bracket(ctx, lambda c, v: _eps_order_gap(c, s * v, rho, log_inv), ctx.mpf(lo / ell.lo),
+                ctx.mpf(hi / ell.lo))
+    return s * u
+
+
+def _eps_at(ctx: Ctx, t: MPF, rho: MPF, log_inv: MPF) -> MPF:
+    """``a rho + ln(1 - 1/a) - (ln delta + ln a)/(a-1)`` at ``a = 1 + t``.
+
+    ``ln(1 - 1/a) = -ln(1 + 1/t)``: ``ln(t/a)`` rounds ``t/a`` to 1 for huge ``t`` (tiny rho,
+    ``t* ~ sqrt(ln(1/delta)/rho)``), which lost the whole value ``~ 2 sqrt(rho ln(1/delta))``
+    (an enclosure [0, 4e-59] at rho = delta = 5e-324)."""
+    return (1 + t) * rho - log1p(ctx, 1 / t) + (log_inv - log1p(ctx, t)) / t
 
 
 @result("CKS20:Cor13", title="zCDP to (eps, delta)-DP at the optimal order (CKS20)",
         kind="conversion", statement=_STATEMENT,
         params=[nonneg("rho", "1.3527", "zCDP level"),
                 unit_open("delta", "1e-6", "target delta")],
+        prepare=lambda values, where: {"delta": _Exact(values["delta"])},
         notes="Optimal order = root of (a-1)^2 rho + ln a = ln(1/delta) (derivative of the "
               "objective; checked). Negative infima are reported as 0 (then (0, delta) "
               "holds).")
-def cks_epsilon(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
+def cks_epsilon(ctx: Ctx, rho: MPF, delta: _Exact) -> MPF:
     """Smallest eps that CKS20 Cor. 13 gives for a rho-zCDP mechanism at ``delta``.
 
     Canonne–Kamath–Steinke (2020) Proposition 12 / Corollary 13 solved for eps and
@@ -99,15 +134,17 @@ def cks_epsilon(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     """
     if _is_zero(rho):
         return ctx.zero
-    t = _eps_order_t(ctx, rho, delta)
-    return pos_part(ctx, _eps_at(ctx, t, rho, delta))
+    log_inv = _log_inv(ctx, delta.value)
+    t = _eps_order_t(ctx, rho, delta.value, log_inv)
+    return pos_part(ctx, _eps_at(ctx, t, rho, log_inv))
 
 
 @result("CKS20:Cor13-order", title="Optimal Rényi order of the CKS20 conversion",
         kind="conversion",
         statement=r"a^\star:\ (a^\star-1)^2\rho+\ln a^\star=\ln(1/\delta)",
-        params=[positive("rho", "1", "zCDP level"), unit_open("delta", "1e-6", "target delta")])
-def cks_order(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
+        params=[positive("rho", "1", "zCDP level"), unit_open("delta", "1e-6", "target delta")],
+        prepare=lambda values, where: {"delta": _Exact(values["delta"])})
+def cks_order(ctx: Ctx, rho: MPF, delta: _Exact) -> MPF:
     """The order ``a* > 1`` at which CKS20's eps is smallest (for :func:`cks_epsilon`).
 
     Root of ``(a-1)^2 rho + ln a = ln(1/delta)`` (CKS20 Cor. 13, derivative set to 0).
@@ -116,7 +153,7 @@ def cks_order(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     >>> print(mpmath.nstr(cks_order(rho=1, delta="1e-6"), 3))
     4.51
     """
-    return 1 + _eps_order_t(ctx, rho, delta)
+    return 1 + _eps_order_t(ctx, rho, delta.value, _log_inv(ctx, delta.value))
 
 
 def _delta_order_gap(ctx: Ctx, t: MPF, rho: MPF, eps: MPF) -> MPF:

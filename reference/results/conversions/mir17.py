@@ -17,19 +17,22 @@ from fractions import Fraction
 import mpmath
 
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, extra_bits, log1p
+from reference.core.numeric import MPF, Ctx, expm1, extra_bits, log1p, to_ctx
 from reference.core.params import Param, nonneg
 
 
-def _rr_renyi(ctx: Ctx, eps: MPF, alpha: MPF) -> MPF:
+def _rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     # ln(p^a q^(1-a) + q^a p^(1-a)) = (a-1) eps + ln(1+e^(-(2a-1)eps)) - ln(1+e^(-eps)),
-    # so D = eps + [log1p(e^(-(2a-1)eps)) - log1p(e^(-eps))] / (a-1).  The bracket cancels
-    # about log2(1/eps) + log2(1/(a-1)) bits, paid for with guard bits.
-    small = max(0, -int(mpmath.mag(endpoints(eps).hi))) if endpoints(eps).hi > 0 else 0
-    near = max(0, -int(mpmath.mag(endpoints(alpha - 1).lo)))
-    with extra_bits(ctx, 20 + 2 * small + near):
-        diff = log1p(ctx, ctx.exp(-(2 * alpha - 1) * eps)) - log1p(ctx, ctx.exp(-eps))
-        return eps + diff / (alpha - 1)
+    # so with t = a - 1 (exact) D = eps + ln(1 + expm1(-2 t eps)/(1 + e^eps)) / t: the
+    # difference of the two log1p terms written as one log1p, without cancellation however
+    # close alpha is to 1.  D ~ eps tanh(eps/2) cancels about 2 log2(1/eps) bits against eps
+    # for small eps, paid for with guard bits.
+    if eps == 0:
+        return ctx.zero
+    small = max(0, -int(mpmath.mag(mpmath.mpf(eps))))
+    with extra_bits(ctx, 20 + 2 * small):
+        e, t = to_ctx(ctx, eps), to_ctx(ctx, alpha - 1)
+        return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + ctx.exp(e))) / t
 
 
 @result("MIR17:RR-renyi", title="Rényi divergence of randomized response (tight RDP of pure DP)",
@@ -39,13 +42,16 @@ def _rr_renyi(ctx: Ctx, eps: MPF, alpha: MPF) -> MPF:
                   r"{1+e^\varepsilon}",
         params=[nonneg("eps", "1", "pure-DP epsilon of RR"),
                 Param("alpha", "real", lo=Fraction(1),
-                      lo_open=True, example="2", doc="Rényi order > 1")])
-def rr_renyi(ctx: Ctx, eps: MPF, alpha: MPF) -> MPF:
+                      lo_open=True, example="2", doc="Rényi order > 1")],
+        exact_inputs=True)
+def rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     """Order-``alpha`` Rényi divergence between ``RR_eps(0)`` and ``RR_eps(1)``.
 
     Mironov (2017) Table II (randomized response); by the simulation theorem the largest
     ``D_alpha`` of any eps-DP mechanism, so eps-DP is exactly ``(alpha, D_alpha)``-RDP.
-    Domain: ``eps >= 0``, ``alpha > 1``.
+    Domain: ``eps >= 0``, ``alpha > 1``.  The inputs are used exactly, so ``alpha - 1`` keeps
+    its value however close alpha is to 1 (``alpha = 1 + 1e-300`` gives ``eps tanh(eps/2)``
+    to working precision, the KL limit).
 
     By hand at ``eps = ln 3`` (``p = 3/4``), ``alpha = 2``:
     ``p^2/q + q^2/p = 9/4 + 1/12 = 7/3``, so ``D_2 = ln(7/3)`` = 0.8472978603872037:

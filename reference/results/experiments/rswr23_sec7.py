@@ -13,7 +13,7 @@ import mpmath  # noqa: F401  (the doctests use it)
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx
+from reference.core.numeric import MPF, Ctx, to_ctx
 from reference.core.params import positive, unit_open
 
 
@@ -76,20 +76,25 @@ def _first_below(values: Mapping[str, Any], where: str) -> None:
                   r"\sum_{i\le m}(\varepsilon^{(i)})^2<4(\varepsilon^\star)^2",
         params=[positive("eps1_sq", "1e-4", "first squared parameter"),
                 positive("target_sq", "0.1024000001", "squared parameter eps*^2 that would pass")],
-        precondition=_first_below)
-def doubling_run(ctx: Ctx, eps1_sq: MPF, target_sq: MPF) -> DoublingRun:
+        precondition=_first_below, exact_inputs=True)
+def doubling_run(ctx: Ctx, eps1_sq: Fraction, target_sq: Fraction) -> DoublingRun:
     """Doubling the squared parameter from ``eps1^2`` until it reaches ``eps*^2``: the
     overshoot ``(eps^(m)/eps*)^2`` and the spend ``sum_i (eps^(i))^2 / eps*^2``.
 
     RSWR23 §7.1: both stay below 2 and 4; the sups are approached when ``eps*^2``
     just exceeds a doubling step.  Domain: ``0 < eps1_sq <= target_sq``.
 
+    The number of doublings ``m - 1`` is the least ``k >= 0`` with ``2^k eps1_sq >=
+    target_sq``, decided on the exact inputs (an interval comparison of equal inputs such
+    as ``eps1_sq = target_sq = 1/10`` is undecidable); then both outputs are the exact
+    rationals ``2^k eps1_sq / target_sq`` and ``(2^(k+1) - 1) eps1_sq / target_sq``.
+
     >>> r = doubling_run(eps1_sq="1e-4", target_sq="0.1024000001")
     >>> print(mpmath.nstr(r.overshoot_sq, 12), mpmath.nstr(r.spend, 12))
     1.99999999805 3.99902343359
     """
-    sq, total = eps1_sq, eps1_sq
-    while sq < target_sq:
-        sq = 2 * sq
-        total = total + sq
-    return DoublingRun(sq / target_sq, total / target_sq)
+    ratio = target_sq / eps1_sq
+    k = max(0, ratio.numerator.bit_length() - ratio.denominator.bit_length() - 1)  # 2^k < ratio
+    while 2**k < ratio:
+        k += 1
+    return DoublingRun(to_ctx(ctx, 2**k / ratio), to_ctx(ctx, (2 ** (k + 1) - 1) / ratio))

@@ -13,9 +13,21 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+import mpmath
+
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, expm1, is_interval, log1p, pos_part
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    expm1,
+    extra_bits,
+    is_interval,
+    log1p,
+    pos_part,
+    to_ctx,
+)
 from reference.core.params import Param, distribution, real
 
 
@@ -174,13 +186,13 @@ def renyi_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | 
         params=[*_PAIR, Param("alpha", "real", lo=Fraction(1), example="2", allow_inf=True,
                               doc="order alpha >= 1 or inf (1 gives the KL divergence, "
                                   "inf the max-divergence)")],
-        precondition=same_length,
+        precondition=same_length, exact_inputs=True,
         prepare=lambda values, where: {"mass_defect": sum(values["P"], Fraction(0)) - 1},
         notes="+inf when P is not absolutely continuous with respect to Q. alpha = inf "
               "(passed as float('inf') or \"inf\"; this parameter alone opts in) is the "
               "limit alpha -> inf, the max-divergence.")
-def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | float,
-          mass_defect: MPF) -> MPF:
+def renyi(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], alpha: Fraction | float,
+          mass_defect: Fraction) -> MPF:
     """Rényi divergence ``D_alpha(P || Q)`` of order ``alpha >= 1`` or ``inf`` (``1``: KL).
 
     RSWR23 §2.1 (unnumbered definition).  ``+inf`` when some outcome has ``p > 0 = q``.
@@ -190,6 +202,11 @@ def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | float,
     the max-divergence ``log max_{p(y) > 0} p(y)/q(y)``, also ``+inf`` when some
     ``p(y) > 0 = q(y)``; ``D_alpha`` increases to it.
 
+    The inputs are used exactly: each ratio ``p/q`` is formed as a fraction (``p = q`` gives
+    the loss 0 exactly) and ``alpha - 1`` multiplies the losses with ``log2(alpha - 1)``
+    guard bits, so huge orders keep their accuracy (``P = Q`` with masses 1e-300 at
+    ``alpha = 1e300`` is 0, not the logarithm of an enclosure reaching below -1).
+
     >>> from mpmath import nstr
     >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha=2), 40))  # log(1/4/(1/4) + 1/4/(3/4))
     0.2876820724517809274392190059938274315035
@@ -198,7 +215,20 @@ def renyi(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], alpha: MPF | float,
     >>> print(nstr(renyi(P="0.5,0.5", Q="0.25,0.75", alpha="inf"), 40))  # log((1/2)/(1/4))
     0.6931471805599453094172321214581765680755
     """
-    return renyi_divergence(ctx, P, Q, alpha, mass_defect)
+    if any(p and not q for p, q in zip(P, Q, strict=True)):
+        return ctx.inf
+    ratios = [(p, p / q) for p, q in zip(P, Q, strict=True) if p]
+    if isinstance(alpha, float):  # alpha = inf (Param(allow_inf=True) gives math.inf)
+        return ctx.log(to_ctx(ctx, max(r for _, r in ratios)))  # log max_{p > 0} p/q
+    if alpha == 1:
+        return ctx.fsum(to_ctx(ctx, p) * ctx.log(to_ctx(ctx, r)) for p, r in ratios if r != 1)
+    guard = 20 + max(0, int(mpmath.mag(mpmath.mpf(alpha - 1))))
+    with extra_bits(ctx, guard):
+        a = to_ctx(ctx, alpha - 1)
+        # sum_y p (p/q)^a = sum p + sum p expm1(a L): log1p keeps accuracy as alpha -> 1.
+        excess = ctx.fsum(to_ctx(ctx, p) * expm1(ctx, a * ctx.log(to_ctx(ctx, r)))
+                          for p, r in ratios if r != 1)
+        return log1p(ctx, to_ctx(ctx, mass_defect) + excess) / a
 
 
 __all__ = ["FinitePair", "LossDistribution", "hockey_stick", "hockey_stick_divergence",
