@@ -351,14 +351,10 @@ def _arb_ends_checked(lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
 @covers("WRWR22:Cor3.7-Gamma")
 @pytest.mark.parametrize(("eps", "s"), [
     (Fraction(10**300), Fraction(1)), (Fraction(1), Fraction(1)),
-    # The inverse's solver sees delta lifted to 50 digits (1 exactly), so its guess ignores
-    # ln(1/delta) = 1e-300, which dominates Gamma at tiny sensitivities: the certificate is
-    # then a factor 2 wide (1e-200) or not found (RuntimeError, 1e-300).  Needs exact inputs
-    # for an inverse's solver (core model).
-    pytest.param(Fraction(1), Fraction(1, 10**200), marks=pytest.mark.xfail(
-        strict=True, raises=AssertionError, reason="solver guess without ln(1/delta)")),
-    pytest.param(Fraction(1), _TINY, marks=pytest.mark.xfail(
-        strict=True, raises=RuntimeError, reason="solver guess without ln(1/delta)"))])
+    # Tiny sensitivities: ln(1/delta) = 1e-300 dominates Gamma.  The inverse's solver once
+    # saw delta rounded to 1 (a certificate a factor 2 wide at 1e-200, none at 1e-300);
+    # inputs next to a domain end now get the extra bits that keep delta < 1.
+    (Fraction(1), Fraction(1, 10**200)), (Fraction(1), _TINY)])
 def test_gamma_next_to_delta_one(eps: Fraction, s: Fraction) -> None:
     """delta = 1 - 1e-300 (was ComplexResult in the certificate): the certified bracket
     [lo, hi] of Gamma is pinned by arb: psi^M(hi) <= eps <= psi^M(lo) (psi^M decreases),

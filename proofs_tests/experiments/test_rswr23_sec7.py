@@ -107,13 +107,10 @@ def test_doubling_run_exact_at_the_edges(eps1_sq: object, target_sq: object) -> 
 
 
 @covers("RSWR23:Sec7.1-doubling")
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError,
-                   reason="RSWR23:Sec7.1-doubling (reference/results/conversions/rswr23.py, "
-                          "outside this change) rounds ratio_sq - 1 to 0 at 1 + 1e-300; "
-                          "needs exact inputs")
 def test_doubling_bound_next_to_ratio_one() -> None:
-    """r^2 = 1 + 1e-300: overshoot sqrt(1 + t), spend (1 + t)^2 / t = 10^300 + 2 + 10^-300
-    exactly (t = 10^-300); sqrt(1 + t) lies in [1 + t/2 - t^2/8, 1 + t/2]."""
+    """r^2 = 1 + 1e-300 (was ZeroDivisionError: ratio_sq - 1 rounded to 0): overshoot
+    sqrt(1 + t), spend (1 + t)^2 / t = 10^300 + 2 + 10^-300 exactly (t = 10^-300);
+    sqrt(1 + t) lies in [1 + t/2 - t^2/8, 1 + t/2]."""
     from reference.results.conversions.rswr23 import doubling_bound
 
     t = Fraction(1, 10**300)

@@ -236,18 +236,29 @@ def test_divergence_from_itself_is_exactly_zero(P: list[object], alpha: object) 
 
 
 @covers("RSWR23:Renyi")
-def test_float_masses_keep_their_exact_defect() -> None:
-    """Binary floats summing to 1 - 2^-53: D(P||P) = log(sum P)/(alpha - 1), not 0."""
-    P = [0.1, 0.2, 0.7]
-    defect = sum((Fraction(p) for p in P), Fraction(0)) - 1
-    assert defect != 0
-    got = renyi(P=P, Q=P, alpha=3)
+def test_float_masses_are_read_as_the_distribution_they_describe() -> None:
+    """Binary floats summing to 1 - 2^-53 are divided by their exact total (see
+    ``MASS_TOLERANCE``): D(P||P) is exactly 0, and D(P||Q) is that of the normalised laws,
+    computed here in exact rationals at an integer order (exp((a-1) D) = sum p^a q^(1-a))."""
+    P, Q = [0.1, 0.2, 0.7], [0.25, 0.25, 0.5]
+    total = sum((Fraction(p) for p in P), Fraction(0))
+    assert total != 1
+    assert renyi(P=P, Q=P, alpha=3) == 0
     enc = certified(renyi, P=P, Q=P, alpha=3)
-    with mp.workdps(200):  # far more precise than the enclosure (P = Q: exact losses 0)
-        expected = mp.log1p(mp.mpf(defect.numerator) / defect.denominator) / 2
-        assert abs(got - expected) <= abs(expected) * mp.mpf(10) ** -45
+    assert enc.lo == enc.hi == 0
+    norm = [Fraction(p) / total for p in P]
+    qs = [Fraction(q) for q in Q]
+    moment = sum((p**3 / q**2 for p, q in zip(norm, qs, strict=True)), Fraction(0))
+    got, enc = renyi(P=P, Q=Q, alpha=3), certified(renyi, P=P, Q=Q, alpha=3)
+    with mp.workdps(200):
+        expected = mp.log(mp.mpf(moment.numerator) / moment.denominator) / 2
         assert enc.lo <= expected <= enc.hi
         assert enc.hi - enc.lo <= abs(expected) * mp.mpf(10) ** -45
+        assert abs(got - expected) <= abs(expected) * mp.mpf(10) ** -48
+        unnormalised = sum((Fraction(p)**3 / q**2 for p, q in zip(P, qs, strict=True)),
+                           Fraction(0))
+        other = mp.log(mp.mpf(unnormalised.numerator) / unnormalised.denominator) / 2
+        assert not enc.lo <= other <= enc.hi      # the raw masses would give another value
 
 
 # ---- eps < 0 (hockey-stick) and alpha = inf (Rényi): exact second routes ----------------
