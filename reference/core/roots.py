@@ -40,7 +40,7 @@ def _eval(ctx: Ctx, h: Callable[[Ctx, MPF], MPF], x: MPF) -> tuple[int, MPF]:
 def _close(ctx: Ctx, h: Callable[[Ctx, MPF], MPF], x: MPF, a: MPF, b: MPF,
            tol: MPF) -> tuple[MPF, MPF]:
     """Narrow ``[a, b]`` around ``x``, where the sign of ``h`` is undecided."""
-    step = tol * max(abs(x), mp.eps)
+    step = tol * abs(x) if x else tol * (b - a)  # relative: tiny roots stay tight
     lo_done = hi_done = False
     while not (lo_done and hi_done):
         if not lo_done:
