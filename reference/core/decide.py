@@ -36,6 +36,7 @@ from reference.core.numeric import (
     MPF,
     Ctx,
     Interval,
+    compare,
     endpoints,
     exact,
     get_dps,
@@ -65,9 +66,9 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str) -> bool:
             return True
         if mpmath.isinf(enc.hi) and enc.hi < 0:
             return False
-        if not mpmath.isinf(enc.lo) and exact(enc.lo, "statistic", where) > budget:
+        if not mpmath.isinf(enc.lo) and compare(enc.lo, budget) > 0:
             return True
-        if not mpmath.isinf(enc.hi) and exact(enc.hi, "statistic", where) <= budget:
+        if not mpmath.isinf(enc.hi) and compare(enc.hi, budget) <= 0:
             return False
         dps *= 2
     raise RuntimeError(f"{where}: cannot decide whether the statistic exceeds "

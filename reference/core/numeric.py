@@ -160,6 +160,31 @@ def abs_gap(ctx: Ctx, u: MPF, d: MPF) -> MPF:
     return -ctx_min(ctx, -ctx_min(ctx, m, m - 2 * s * u), m)
 
 
+def compare(x: MPF, q: Fraction) -> int:
+    """The sign of ``x - q`` for a finite ``mp`` number ``x``, decided exactly.
+
+    When the magnitudes differ by more than a few binary orders the answer is read off
+    the exponents, so ``x = e^(10^10)`` is never expanded into an integer of 10^10 bits.
+
+    >>> compare(mp.mpf(3), Fraction(5, 2)), compare(mp.exp(10**10), Fraction(10**100))
+    (1, 1)
+    """
+    sx = int(x > 0) - int(x < 0)
+    sq = int(q > 0) - int(q < 0)
+    if sx != sq:
+        return 1 if sx > sq else -1
+    if sx == 0:
+        return 0
+    mag_q = abs(q).numerator.bit_length() - abs(q).denominator.bit_length()
+    mag_x = int(mp.mag(x))
+    if mag_x > mag_q + 4:
+        return sx
+    if mag_x < mag_q - 4:
+        return -sx
+    d = exact(x, "x", "compare") - q
+    return int(d > 0) - int(d < 0)
+
+
 @dataclass(frozen=True)
 class Interval:
     """A closed interval ``[lo, hi]`` of mpmath numbers that contains an exact value."""
