@@ -134,6 +134,11 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF)
 
 #: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
 _EXACT_BITS = 2 * 10**6
+#: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
+#: solver sees ``delta_g`` rounded, so its point is off by ``2**-prec / prod``, and the
+#: certificate walks at most 400 doublings from ``2**-(prec-8)``: from ``2**-400`` on the
+#: walk fails (a RuntimeError at 120+ digits); below, it succeeds with room to spare.
+_FLOOR_BITS = 300
 
 
 def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int, where: str,
@@ -152,7 +157,12 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
         floor = endpoints(-expm1(iv, log_all))
         if exact(floor.hi, "floor", where) < target:
-            return
+            if endpoints(log_all).lo >= -_FLOOR_BITS * iv.log(2):
+                return
+            raise DomainError("delta_g", target, f"is above {formula}, but {formula[2:]} < "
+                              f"2**-{_FLOOR_BITS}: the inverse's search starts from a point "
+                              "solved with delta_g rounded to the working precision and "
+                              "cannot reach eps_g from there", where)
         log_slack, log_floor = endpoints(iv.log(to_ctx(iv, 1 - target))), endpoints(log_all)
     shown = f"{float(floor.mid):.6g}"
     below = f"must exceed {formula} = {shown}, the composed delta at every eps_g (no eps_g " \
