@@ -42,6 +42,15 @@ MAX_ROUNDS = 10**5
 #: ``_KINK_BITS`` bits in ``1 - e^(-gap)``, paid for by as many guard bits.
 _KINK_BITS = 16
 
+#: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
+_EXACT_BITS = 2 * 10**6
+#: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
+#: solver sees ``delta_g`` rounded, so its point is off by about ``2**-prec / prod``
+#: relatively, and the certificate walks at most 400 doublings from a step ``2**-(prec-8)``
+#: times the point: with ``prod = 2**-1074`` at 400 digits the walk never reached the
+#: inverse (RuntimeError).  Down to ``2**-300`` the walk has about 100 doublings to spare.
+_FLOOR_BITS = 300
+
 
 def _guard(ctx: Ctx, k: int, eps: MPF) -> contextlib.AbstractContextManager[None]:
     """Extra bits for the length-k recurrences and the cancellations of a small eps."""
@@ -76,6 +85,16 @@ def exact_log_keep(ctx: Ctx, delta: Fraction) -> MPF:
     return log_keep(ctx, to_ctx(ctx, delta), to_ctx(ctx, 1 - delta))
 
 
+def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
+    """``1 - K + K pure`` with ``K = e^log_all`` (the leak of every mechanism), computed with
+    ``-log2 K`` extra bits (at most ``_FLOOR_BITS + 8``): the value is near 1 when ``K`` is
+    small, and an inverse certifies ``delta_g = 1 - c K`` only if the enclosure resolves
+    ``K``'s digits (``MV16:Thm1.5`` bracketed ``eps_g`` to 4e-30 at ``K = 2**-101``)."""
+    bits = -endpoints(log_all).lo / mp.ln2
+    with extra_bits(ctx, int(min(max(bits, 0), _FLOOR_BITS + 8))):
+        return -expm1(ctx, log_all) + ctx.exp(log_all) * pure
+
+
 def _keep(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     """``prepare`` hook: the exact complement ``1 - delta`` (lifted with the inputs)."""
     return {"keep": 1 - values["delta"]}
@@ -101,7 +120,8 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF)
     Kairouz–Oh–Viswanath (2015) Thm 3.3, cited by RRUV16 Thm 2.7 and RSWR23 Thm 1: the
     hockey-stick divergence at ``eps_g`` of k-fold ``RR_{eps,delta}``,
     ``1-(1-delta)^k + (1-delta)^k sum_j C(k,j) p^(k-j) (1-p)^j [1-e^(eps_g-(k-2j)eps)]_+``.
-    Domain: ``eps, eps_g >= 0``, ``1 <= k <= 10**5``, ``delta in [0, 1)``.
+    Domain: ``eps, eps_g >= 0``, ``1 <= k <= 10**5``, ``delta in [0, 1)``; ``keep`` is
+    ``1 - delta`` from the exact input (the ``prepare`` hook), for ``delta`` near 1.
 
     One round of ``RR_{ln 3}`` has total variation ``3/4 - 1/4 = 1/2`` (by hand):
 
@@ -128,17 +148,9 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF)
                 total += weight * -expm1(ctx, -pos_part(ctx, gap))
             weight = weight * ((k - j) * ratio) / (j + 1)
             shortfall = shortfall * grow
-        log_all = k * log_keep(ctx, delta, keep)   # log (1-delta)^k
-        return -expm1(ctx, log_all) + ctx.exp(log_all) * total
+        return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
 
 
-#: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
-_EXACT_BITS = 2 * 10**6
-#: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
-#: solver sees ``delta_g`` rounded, so its point is off by ``2**-prec / prod``, and the
-#: certificate walks at most 400 doublings from ``2**-(prec-8)``: from ``2**-400`` on the
-#: walk fails (a RuntimeError at 120+ digits); below, it succeeds with room to spare.
-_FLOOR_BITS = 300
 
 
 def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int, where: str,

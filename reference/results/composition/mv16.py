@@ -40,7 +40,7 @@ from reference.core.numeric import (
     to_ctx,
 )
 from reference.core.params import nonneg, nonneg_seq, unit_open, unit_seq
-from reference.results.composition.kov15 import check_above_floor, log_keep
+from reference.results.composition.kov15 import check_above_floor, log_keep, with_leak
 
 #: Largest number of distinct privacy-loss values enumerated (``prod (k_j + 1)``).
 MAX_TERMS = 200_001
@@ -115,7 +115,7 @@ def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF], keep: list
 
     Murtagh–Vadhan (2016) Theorem 1.5, summed over the distinct privacy-loss values
     (module docstring).  Domain: ``eps_i >= 0``, ``eps_g >= 0``, ``delta_i in [0, 1)``;
-    ``prod (k_j + 1) <= MAX_TERMS``.
+    ``prod (k_j + 1) <= MAX_TERMS``; ``keep`` holds the ``1 - delta_i`` of the exact inputs.
 
     Two mechanisms ``(ln 3, ln 2)`` at ``eps_g = 0``: by hand the loss is ``ln 6`` with
     probability ``3/4 * 2/3 = 1/2`` and ``ln(3/2)`` with probability ``3/4 * 1/3 = 1/4``,
@@ -130,7 +130,7 @@ def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF], keep: list
     if not delta:
         return pure
     log_all = ctx.fsum(log_keep(ctx, d, q) for d, q in zip(delta, keep, strict=True))
-    return -expm1(ctx, log_all) + ctx.exp(log_all) * pure
+    return with_leak(ctx, log_all, pure)
 
 
 _PARAMS = [nonneg_seq("eps", "0.1,0.2,0.2", "epsilons of the k mechanisms"),
@@ -165,7 +165,11 @@ def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
     if any(not d < 1 for d in delta):   # a delta within an ulp of 1 rounded up: target lost
         return mp.fsum(n * to_ctx(mp, e) for e, n in groups)   # valid start (largest loss)
     log_all = mp.fsum(log1p(mp, -d) for d in delta) if delta else mp.zero
-    target = (delta_g + expm1(mp, log_all)) / mp.exp(log_all)     # the pure part
+    keep = mp.exp(log_all)
+    if keep < 0.5:   # 1 - delta_g is exact in mp there; expm1(log_all) would cancel with it
+        target = 1 - (1 - delta_g) / keep                           # the pure part
+    else:
+        target = (delta_g + expm1(mp, log_all)) / keep
     pairs = sorted(_support(mp, groups), key=lambda lw: -lw[0])
     heads = tails = mp.zero
     for idx, (loss, w) in enumerate(pairs):
