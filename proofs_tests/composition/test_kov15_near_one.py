@@ -207,3 +207,14 @@ def test_near_one_encloses_or_domain_error(eps: Fraction, k: int, eps_g: Fractio
                 assert res.id in str(err) and "delta_g" in str(err)
                 continue
             assert not isinstance(out, Certificate) or out.holds
+
+
+@covers("KOV15:Thm3.3", "KOV15:Thm3.3-grid")
+def test_huge_fraction_target_is_named() -> None:
+    """``delta_g = 1 - (1-delta)^60/2`` with ``delta = 1 - 10**-100`` is a 6000-digit
+    Fraction: building the DomainError's message once raised ValueError (Python's 4300-digit
+    int-to-str limit); the message now names it compactly."""
+    delta = 1 - Fraction(1, 10**100)
+    for res in (optimal_epsilon, kov_grid):
+        with pytest.raises(DomainError, match=r"1 - 5\.0e-6001 \(a Fraction"):
+            res(eps="0.5", k=60, delta=delta, delta_g=1 - (1 - delta) ** 60 / 2)

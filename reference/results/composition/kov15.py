@@ -165,13 +165,17 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
     """
     if not any(deltas):
         return
+    # A Fraction past 4300 digits has no repr (int-to-str limit): the message names it.
+    shown_target: object = target if target.denominator.bit_length() < 10**4 else (
+        f"1 - {mp.nstr(to_ctx(mp, 1 - target), 6)} (a Fraction, "
+        f"{target.denominator.bit_length()}-bit denominator)")
     with working(iv, get_dps()):
         log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
         floor = endpoints(-expm1(iv, log_all))
         if exact(floor.hi, "floor", where) < target:
             if endpoints(log_all).lo >= -_FLOOR_BITS * iv.log(2):
                 return
-            raise DomainError("delta_g", target, f"is above {formula}, but {formula[2:]} < "
+            raise DomainError("delta_g", shown_target, f"is above {formula}, but {formula[2:]} < "
                               f"2**-{_FLOOR_BITS}: the inverse's search starts from a point "
                               "solved with delta_g rounded to the working precision and "
                               "cannot reach eps_g from there", where)
@@ -183,17 +187,18 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
     close = f"exceeds {formula} = {shown} by less than the working precision resolves; raise " \
             "reference.precision"
     if log_slack.hi < log_floor.lo:            # 1 - target < prod: above the floor
-        raise DomainError("delta_g", target, close, where)
+        raise DomainError("delta_g", shown_target, close, where)
     if log_slack.lo > log_floor.hi:            # 1 - target > prod: below the floor
-        raise DomainError("delta_g", target, below, where)
+        raise DomainError("delta_g", shown_target, below, where)
     size = powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas)
     if size > _EXACT_BITS:
-        raise DomainError("delta_g", target, f"is too close to {formula} = {shown} to decide "
+        raise DomainError("delta_g", shown_target, f"is too close to {formula} = {shown} to decide "
                           "at the working precision; raise reference.precision", where)
     keep = Fraction(1)
     for d in deltas:
         keep *= 1 - d
-    raise DomainError("delta_g", target, below if 1 - target >= keep**powers else close, where)
+    raise DomainError("delta_g", shown_target, below if 1 - target >= keep**powers else close,
+                      where)
 
 
 def _floor_check(values: Mapping[str, Any], where: str) -> None:
