@@ -6,7 +6,7 @@ as private as k-fold ``RR_{eps,delta}``, whose hockey-stick divergence at ``eps_
 divergence ``sum_{j: (k-2j)eps > eps_g} C(k,j) (p^(k-j) q^j - e^eps_g p^j q^(k-j))``,
 ``p = e^eps/(1+e^eps)``, ``q = 1 - p``.  Near ``delta = 1`` everything lives in the
 complement ``1 - delta_opt = K (1 - S)``, which the second route here evaluates with
-python-flint arb balls at 600 bits from the exact rationals (``K`` from ``1 - delta``
+python-flint arb balls at 3000 bits from the exact rationals (``K`` from ``1 - delta``
 exactly, the sign of each bracket decided on Fractions).  Where ``S = 0``
 (``eps_g >= k eps``) the complement is ``(1-delta)^k`` exactly, a Fraction.
 
@@ -33,7 +33,7 @@ from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.kov15_heterogeneous import kov_grid
 
-ARB_BITS = 600
+ARB_BITS = 3000   # resolves e^(2**-1074) - 1 and the 2**-2072 margins it brings
 TINY = Fraction(2) ** -1074
 #: Rounding of a 50-digit point value near 1.
 SLACK = Fraction(1, 10**48)
@@ -90,6 +90,7 @@ def check_forward(eps: Any, k: int, eps_g: Any, delta: Fraction) -> Interval:
     ("0.1", 43, 0, 1 - Fraction(2) ** -53),                  # the double below 1
     ("1", 3, "0", 1 - Fraction(1, 10**20)),                  # resolvable at 50 digits
     ("2", 5, "0.0575", 1 - Fraction(1, 10**300)),
+    (TINY, 1, 0, 1 - Fraction(1, 2**997)),   # iv expm1(-691) was the point -1: [1, 1]
 ])
 def test_delta_near_one_regression(eps: Any, k: int, eps_g: Any, delta: Fraction) -> None:
     """Point inside the enclosure, the enclosure around the arb value and tight."""

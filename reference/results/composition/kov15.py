@@ -92,7 +92,16 @@ def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
     ``K``'s digits (``MV16:Thm1.5`` bracketed ``eps_g`` to 4e-30 at ``K = 2**-101``)."""
     bits = -endpoints(log_all).lo / mp.ln2
     with extra_bits(ctx, int(min(max(bits, 0), _FLOOR_BITS + 8))):
-        return -expm1(ctx, log_all) + ctx.exp(log_all) * pure
+        return leak(ctx, log_all) + ctx.exp(log_all) * pure
+
+
+def leak(ctx: Ctx, log_all: MPF) -> MPF:
+    """``1 - e^log_all``: ``-expm1`` near 0; ``1 - exp`` below -1, because mpmath's interval
+    ``expm1(-691)`` came out as the point -1 (rounded, not outward): ``[1, 1]`` excluded
+    ``1 - 2**-997``."""
+    if endpoints(log_all).hi < -1:
+        return 1 - ctx.exp(log_all)
+    return -expm1(ctx, log_all)
 
 
 def _keep(values: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -171,7 +180,7 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         f"{target.denominator.bit_length()}-bit denominator)")
     with working(iv, get_dps()):
         log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
-        floor = endpoints(-expm1(iv, log_all))
+        floor = endpoints(leak(iv, log_all))
         if exact(floor.hi, "floor", where) < target:
             if endpoints(log_all).lo >= -_FLOOR_BITS * iv.log(2):
                 return
