@@ -96,9 +96,8 @@ def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
 
 
 def leak(ctx: Ctx, log_all: MPF) -> MPF:
-    """``1 - e^log_all``: ``-expm1`` near 0; ``1 - exp`` below -1, because mpmath's interval
-    ``expm1(-691)`` came out as the point -1 (rounded, not outward): ``[1, 1]`` excluded
-    ``1 - 2**-997``."""
+    """``1 - e^log_all``: ``-expm1`` near 0 (no cancellation); ``1 - exp`` below -1, where
+    the subtraction cannot cancel either (both forms are rigorous in ``iv``)."""
     if endpoints(log_all).hi < -1:
         return 1 - ctx.exp(log_all)
     return -expm1(ctx, log_all)
