@@ -9,9 +9,12 @@ KOV three-way min <= advanced, basic).
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from flint import arb, ctx, fmpq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
@@ -19,6 +22,7 @@ from mpmath import mp
 from proofs_tests.composition_support import brute_force_delta, q, small_eps
 from proofs_tests.profiles import share
 from reference import DomainError, certified
+from reference.core.numeric import Interval
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.kov15_heterogeneous import kov_heterogeneous
@@ -93,3 +97,106 @@ def test_hetero_limits_and_floor() -> None:
         hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.01", delta=["0.01", "0"])
     assert hetero_delta_result(eps=["0", "0"], eps_g=0) == 0
     assert hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.5").holds
+
+
+# ---- a delta near 1 (was ValueError / ComplexResult from log1p(-delta) rounded to -1) ------
+# Second route: MV16's sum over all 2^k subsets in python-flint arb balls at 3000 bits,
+# through the complement 1 - delta_g = prod(1-delta_i) (1 - S) (exact complements, the sign
+# of each bracket decided on Fractions), where S is the pure (delta = 0) sum.
+
+TINY = Fraction(2) ** -1074
+SLACK = Fraction(1, 10**48)    # rounding of a 50-digit point value near 1
+
+
+def _arb(x: Fraction) -> arb:
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def _mv_complement(eps: list[Fraction], eps_g: Fraction, delta: list[Fraction]) -> arb:
+    pure = arb(0)
+    for inside in itertools.product([False, True], repeat=len(eps)):
+        a = sum((x for x, s in zip(eps, inside, strict=True) if s), Fraction(0))
+        b = sum((x for x, s in zip(eps, inside, strict=True) if not s), Fraction(0))
+        if a - b > eps_g:
+            pure += _arb(a).exp() - _arb(eps_g + b).exp()
+    for x in eps:
+        pure /= 1 + _arb(x).exp()
+    keep = Fraction(1)
+    for d in delta:
+        keep *= 1 - d
+    return _arb(keep) * (1 - pure)
+
+
+def _check_mv_forward(eps: list[Any], eps_g: Any, delta: list[Fraction]) -> Interval:
+    value = hetero_delta_result(eps=eps, eps_g=eps_g, delta=delta)
+    enc = certified(hetero_delta_result, eps=eps, eps_g=eps_g, delta=delta)
+    lo, hi = q(enc.lo), q(enc.hi)
+    assert lo - SLACK <= q(value) <= hi + SLACK
+    with ctx.workprec(3000):
+        comp = _mv_complement([q(e) for e in eps], q(eps_g), delta)
+        assert bool(_arb(1 - hi) <= comp) and bool(comp <= _arb(1 - lo)), (enc, comp)
+    return enc
+
+
+@covers("MV16:Thm1.5-delta")
+@pytest.mark.parametrize(("eps", "eps_g", "delta"), [
+    ([1.0, 1e-300, 5e-324], "0.3", [1 - TINY, Fraction(0), Fraction(0)]),
+    ([1.0, 1e-300, 5e-324], 7.87e-255, [1 - Fraction(1, 10**300), Fraction(1e-300), 1 - TINY]),
+    ([1.0], "0.0575", [1 - Fraction(1, 10**300)]),
+    (["0.1", "0.2", "0.2"], "0.0575", [Fraction(1e-300), 1 - Fraction(2) ** -53, Fraction(1, 2)]),
+    (["2", "0.5"], "0", [1 - Fraction(1, 10**20), Fraction(0)]),
+])
+def test_hetero_delta_near_one(eps: list[Any], eps_g: Any, delta: list[Fraction]) -> None:
+    enc = _check_mv_forward(eps, eps_g, delta)
+    assert enc.hi - enc.lo <= Fraction(1, 10**45)
+
+
+@covers("MV16:Thm1.5")
+def test_hetero_inverse_near_one() -> None:
+    """Below the floor: DomainError (was ComplexResult).  Above it by half of
+    ``prod(1-delta_i) = 2**-101``: ``S(eps_g) <= 1/2`` for one mechanism of eps 2 (the
+    zero-eps one drops out), i.e. ``eps_g* = log((e^2 - 1)/2)`` (by hand, as in
+    ``test_kov15_near_one``); the certificate holds, brackets it and is tight."""
+    for delta in ([1 - TINY], [1 - Fraction(1, 10**300)]):
+        with pytest.raises(DomainError, match="must exceed") as info:
+            hetero_epsilon_result(eps=[1.0], delta_g="0.5", delta=delta)
+        assert "delta_g" in str(info.value) and "MV16:Thm1.5" in str(info.value)
+    keep = Fraction(2) ** -101
+    cert = hetero_epsilon_result(eps=["2", "0"], delta_g=1 - keep / 2,
+                                 delta=[1 - Fraction(2) ** -100, Fraction(1, 2)])
+    assert cert.holds
+    with ctx.workprec(3000):
+        root = ((_arb(Fraction(2)).exp() - 1) / 2).log()
+        assert bool(_arb(q(cert.lo)) <= root) and bool(root <= _arb(q(cert.hi)))
+    assert q(cert.hi) - q(cert.lo) <= Fraction(1, 10**40)
+
+
+_near_one = st.one_of(
+    st.builds(lambda m, e: 1 - Fraction(m, 10**e), st.integers(1, 9), st.integers(300, 340)),
+    st.builds(lambda n: 1 - Fraction(1, 2**n), st.integers(997, 1200)))
+_small = st.sampled_from([Fraction(0), TINY, Fraction(1, 10**300), Fraction(1, 10),
+                          Fraction(1, 2), Fraction(1), Fraction(2), Fraction(575, 10**4)])
+
+
+@covers("MV16:Thm1.5-delta", "MV16:Thm1.5")
+@settings(max_examples=share(Fraction(1, 4)))
+@given(eps=st.lists(_small, min_size=1, max_size=3), eps_g=_small, data=st.data(),
+       delta_g=st.floats(1e-300, 0.999999))
+def test_hetero_near_one_encloses_or_domain_error(eps: list[Fraction], eps_g: Fraction,
+                                                  data: st.DataObject, delta_g: float) -> None:
+    """delta_i in [1 - 1e-300, 1) for at least one mechanism: the forward encloses the arb
+    value; the inverse gives a certificate that holds or a DomainError, nothing else."""
+    others = st.one_of(_near_one, st.sampled_from([Fraction(0), Fraction(1e-300),
+                                                   Fraction(1, 2)]))
+    delta = [data.draw(_near_one)] + [data.draw(others) for _ in eps[1:]]
+    _check_mv_forward(eps, eps_g, delta)
+    keep = Fraction(1)
+    for d in delta:
+        keep *= 1 - d
+    for target in (Fraction(delta_g), 1 - keep / 2):
+        try:
+            cert = hetero_epsilon_result(eps=eps, delta_g=target, delta=delta)
+        except DomainError as err:
+            assert "MV16:Thm1.5" in str(err) and "delta_g" in str(err)
+            continue
+        assert cert.holds

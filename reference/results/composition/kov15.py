@@ -11,7 +11,8 @@ against it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from mpmath import iv, mp
@@ -41,6 +42,15 @@ MAX_ROUNDS = 10**5
 #: ``_KINK_BITS`` bits in ``1 - e^(-gap)``, paid for by as many guard bits.
 _KINK_BITS = 16
 
+#: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
+_EXACT_BITS = 2 * 10**6
+#: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
+#: solver sees ``delta_g`` rounded, so its point is off by about ``2**-prec / prod``
+#: relatively, and the certificate walks at most 400 doublings from a step ``2**-(prec-8)``
+#: times the point: with ``prod = 2**-1074`` at 400 digits the walk never reached the
+#: inverse (RuntimeError).  Down to ``2**-300`` the walk has about 100 doublings to spare.
+_FLOOR_BITS = 300
+
 
 def _guard(ctx: Ctx, k: int, eps: MPF) -> contextlib.AbstractContextManager[None]:
     """Extra bits for the length-k recurrences and the cancellations of a small eps."""
@@ -53,6 +63,51 @@ def _surely_nonpositive(x: MPF) -> bool:
     return bool(endpoints(x).hi <= 0)
 
 
+def log_keep(ctx: Ctx, delta: MPF, keep: MPF) -> MPF:
+    """``log(1 - delta)`` from ``delta`` and its complement ``keep = 1 - delta``, both lifted
+    from exact rationals: ``log1p(-delta)`` while ``delta <= 1/2``, else ``log(keep)``.
+
+    Near 1 the lifted ``delta`` rounds to 1 (``1 - 2**-1074`` at 50 digits), and
+    ``log1p(-delta)`` became ``-inf`` in ``mp`` and a ``ValueError`` or ``ComplexResult``
+    in ``iv``; the exact complement keeps every digit there.
+
+    >>> from fractions import Fraction
+    >>> print(exact_log_keep(mp, Fraction(1) - Fraction(1, 2**1074)) / mp.log(2))
+    -1074.0
+    """
+    if endpoints(delta).hi <= mp.mpf(1) / 2:
+        return log1p(ctx, -delta)
+    return ctx.log(keep)
+
+
+def exact_log_keep(ctx: Ctx, delta: Fraction) -> MPF:
+    """``log(1 - delta)`` for an exact ``delta < 1`` (see :func:`log_keep`)."""
+    return log_keep(ctx, to_ctx(ctx, delta), to_ctx(ctx, 1 - delta))
+
+
+def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
+    """``1 - K + K pure`` with ``K = e^log_all`` (the leak of every mechanism), computed with
+    ``-log2 K`` extra bits (at most ``_FLOOR_BITS + 8``): the value is near 1 when ``K`` is
+    small, and an inverse certifies ``delta_g = 1 - c K`` only if the enclosure resolves
+    ``K``'s digits (``MV16:Thm1.5`` bracketed ``eps_g`` to 4e-30 at ``K = 2**-101``)."""
+    bits = -endpoints(log_all).lo / mp.ln2
+    with extra_bits(ctx, int(min(max(bits, 0), _FLOOR_BITS + 8))):
+        return leak(ctx, log_all) + ctx.exp(log_all) * pure
+
+
+def leak(ctx: Ctx, log_all: MPF) -> MPF:
+    """``1 - e^log_all``: ``-expm1`` near 0 (no cancellation); ``1 - exp`` below -1, where
+    the subtraction cannot cancel either (both forms are rigorous in ``iv``)."""
+    if endpoints(log_all).hi < -1:
+        return 1 - ctx.exp(log_all)
+    return -expm1(ctx, log_all)
+
+
+def _keep(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``prepare`` hook: the exact complement ``1 - delta`` (lifted with the inputs)."""
+    return {"keep": 1 - values["delta"]}
+
+
 @result("KOV15:Thm3.3-delta", title="Exact delta of optimal k-fold composition",
         kind="composition",
         statement=r"\delta_g=1-(1-\delta)^k+(1-\delta)^k\sum_{j=0}^{k}\binom kj\Big[p^{k-j}"
@@ -62,17 +117,19 @@ def _surely_nonpositive(x: MPF) -> bool:
                 count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
                 nonneg("eps_g", "0.1", "composed epsilon"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
+        prepare=_keep,
         notes="KOV Thm 3.3 gives the value at the lattice points eps_g=(k-2i)eps; between "
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. k is limited to 10**5 "
               "for time (about k/2 terms).")
-def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF) -> MPF:
+def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.
 
     Kairouz–Oh–Viswanath (2015) Thm 3.3, cited by RRUV16 Thm 2.7 and RSWR23 Thm 1: the
     hockey-stick divergence at ``eps_g`` of k-fold ``RR_{eps,delta}``,
     ``1-(1-delta)^k + (1-delta)^k sum_j C(k,j) p^(k-j) (1-p)^j [1-e^(eps_g-(k-2j)eps)]_+``.
-    Domain: ``eps, eps_g >= 0``, ``1 <= k <= 10**5``, ``delta in [0, 1)``.
+    Domain: ``eps, eps_g >= 0``, ``1 <= k <= 10**5``, ``delta in [0, 1)``; ``keep`` is
+    ``1 - delta`` from the exact input (the ``prepare`` hook), for ``delta`` near 1.
 
     One round of ``RR_{ln 3}`` has total variation ``3/4 - 1/4 = 1/2`` (by hand):
 
@@ -99,28 +156,62 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF) -> MPF:
                 total += weight * -expm1(ctx, -pos_part(ctx, gap))
             weight = weight * ((k - j) * ratio) / (j + 1)
             shortfall = shortfall * grow
-        log_keep = k * log1p(ctx, -delta)   # log (1-delta)^k
-        return -expm1(ctx, log_keep) + ctx.exp(log_keep) * total
+        return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
+
+
+
+
+def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int, where: str,
+                      formula: str) -> None:
+    """``DomainError`` unless ``target > 1 - prod(1 - delta_i)^powers`` (the floor) by a margin
+    the working precision resolves: the floor is the composed delta at every ``eps_g``, and
+    an inverse certifies its point by an absolute enclosure of the forward value.
+
+    Logarithms of the exact complements ``1 - delta_i`` and ``1 - target`` tell a target
+    below the floor from one above it but too close (``delta`` near 1 rounds to 1 when
+    lifted: ``log1p(-delta)`` gave ``ValueError``/``ComplexResult``); a tie is decided exactly.
+    """
+    if not any(deltas):
+        return
+    # A Fraction past 4300 digits has no repr (int-to-str limit): the message names it.
+    shown_target: object = target if target.denominator.bit_length() < 10**4 else (
+        f"1 - {mp.nstr(to_ctx(mp, 1 - target), 6)} (a Fraction, "
+        f"{target.denominator.bit_length()}-bit denominator)")
+    with working(iv, get_dps()):
+        log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
+        floor = endpoints(leak(iv, log_all))
+        if exact(floor.hi, "floor", where) < target:
+            if endpoints(log_all).lo >= -_FLOOR_BITS * iv.log(2):
+                return
+            raise DomainError("delta_g", shown_target, f"is above {formula}, but {formula[2:]} < "
+                              f"2**-{_FLOOR_BITS}: the inverse's search starts from a point "
+                              "solved with delta_g rounded to the working precision and "
+                              "cannot reach eps_g from there", where)
+        log_slack, log_floor = endpoints(iv.log(to_ctx(iv, 1 - target))), endpoints(log_all)
+    shown = f"{float(floor.mid):.6g}"
+    below = f"must exceed {formula} = {shown}, the composed delta at every eps_g (no eps_g " \
+            "achieves less; at equality the answer would be the largest privacy loss, which " \
+            "cannot be certified)"
+    close = f"exceeds {formula} = {shown} by less than the working precision resolves; raise " \
+            "reference.precision"
+    if log_slack.hi < log_floor.lo:            # 1 - target < prod: above the floor
+        raise DomainError("delta_g", shown_target, close, where)
+    if log_slack.lo > log_floor.hi:            # 1 - target > prod: below the floor
+        raise DomainError("delta_g", shown_target, below, where)
+    size = powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas)
+    if size > _EXACT_BITS:
+        raise DomainError("delta_g", shown_target, f"is too close to {formula} = {shown} to decide "
+                          "at the working precision; raise reference.precision", where)
+    keep = Fraction(1)
+    for d in deltas:
+        keep *= 1 - d
+    raise DomainError("delta_g", shown_target, below if 1 - target >= keep**powers else close,
+                      where)
 
 
 def _floor_check(values: Mapping[str, Any], where: str) -> None:
     """``delta_g`` must exceed ``1-(1-delta)^k``, the delta of composition at any eps_g."""
-    k, delta, target = values["k"], values["delta"], values["delta_g"]
-    if delta == 0:
-        return
-    with working(iv, get_dps()):
-        floor = endpoints(-expm1(iv, k * log1p(iv, -to_ctx(iv, delta))))
-    if exact(floor.hi, "floor", where) < target:
-        return
-    shown = f"{float(floor.mid):.6g}"
-    if exact(floor.lo, "floor", where) > target or target <= 1 - (1 - delta) ** k:
-        raise DomainError("delta_g", values["delta_g"],
-                          f"must exceed 1-(1-delta)^k = {shown}, the delta of the composition "
-                          "at every eps_g (no eps_g achieves less; at equality the answer "
-                          "would be k*eps, which cannot be certified)", where)
-    raise DomainError("delta_g", values["delta_g"],
-                      f"exceeds 1-(1-delta)^k = {shown} by less than the working precision "
-                      "resolves; raise reference.precision", where)
+    check_above_floor(values["delta_g"], [values["delta"]], values["k"], where, "1-(1-delta)^k")
 
 
 @inverse("KOV15:Thm3.3", title="Optimal composed epsilon for a target delta",
@@ -151,10 +242,12 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
     True
     """
     with _guard(ctx, k, eps):
-        log_keep = k * log1p(ctx, -delta)
-        target = (delta_g + expm1(ctx, log_keep)) / ctx.exp(log_keep)  # the RR^k part
         if not eps > 0:
             return ctx.zero
+        if not delta < 1:   # delta within an ulp of 1 rounded up: the RR^k target is lost
+            return k * eps  # a valid start; the certificate brackets the inverse from it
+        log_all = k * log1p(ctx, -delta)
+        target = (delta_g + expm1(ctx, log_all)) / ctx.exp(log_all)  # the RR^k part
         ratio, inverse_ratio = ctx.exp(-eps), ctx.exp(eps)
         shrink = ctx.exp(-2 * eps)
         weight = ctx.exp(-k * log1p(ctx, ratio))          # C(k,m) p^(k-m) (1-p)^m

@@ -27,7 +27,7 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, is_interval, log1p
 from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
-from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, optimal_delta
+from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, _keep, optimal_delta
 from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
 
 
@@ -77,8 +77,8 @@ def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MP
     return DPGuarantee(ctx_min(ctx, total, ctx_min(ctx, second, third)), delta_g)
 
 
-def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF) -> MPF:
-    return optimal_delta.core(ctx, eps=eps, k=k, eps_g=(k - 2 * i) * eps, delta=delta)
+def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF, keep: MPF) -> MPF:
+    return optimal_delta.core(ctx, eps=eps, k=k, eps_g=(k - 2 * i) * eps, delta=delta, keep=keep)
 
 
 def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
@@ -111,11 +111,11 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
                 count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
                 unit_open("delta_g", "1e-6", "target composed delta"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
-        precondition=_floor_check,
+        precondition=_floor_check, prepare=_keep,
         notes="dp-accounting's advanced_composition returns this lattice value (and overflows "
               "for k >= 1024 in dp-accounting 0.6.0). It is valid but not optimal between lattice "
               "points; KOV15:Thm3.3 gives the continuous optimum.")
-def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
+def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF, keep: MPF) -> MPF:
     """The smallest ``(k - 2i) eps`` whose exact k-fold delta is at most ``delta_g``.
 
     KOV15 Theorem 3.3 (the exact delta at the lattice points, computed by
@@ -133,7 +133,7 @@ def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
     """
 
     def decide(i: int) -> bool | None:
-        value = endpoints(_lattice_delta(ctx, eps, k, i, delta))
+        value = endpoints(_lattice_delta(ctx, eps, k, i, delta, keep))
         target = endpoints(delta_g)
         if value.hi <= target.lo:
             return True

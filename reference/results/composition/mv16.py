@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import mpmath
+import mpmath  # noqa: F401  (used by the doctests)
 from mpmath import mp
 
 from reference.core.errors import DomainError
@@ -35,13 +35,12 @@ from reference.core.numeric import (
     endpoints,
     exact,
     expm1,
-    get_dps,
     log1p,
     pos_part,
     to_ctx,
-    working,
 )
 from reference.core.params import nonneg, nonneg_seq, unit_open, unit_seq
+from reference.results.composition.kov15 import check_above_floor, log_keep, with_leak
 
 #: Largest number of distinct privacy-loss values enumerated (``prod (k_j + 1)``).
 MAX_TERMS = 200_001
@@ -73,14 +72,12 @@ def _check(values: Mapping[str, Any], where: str) -> None:
                           f"distinct values <= {MAX_TERMS} for exact enumeration (here "
                           f"{size})", where)
     if "delta_g" in values and deltas:
-        with working(mpmath.iv, get_dps()):
-            keep = mpmath.iv.exp(mpmath.iv.fsum(log1p(mpmath.iv, -to_ctx(mpmath.iv, d))
-                                                for d in deltas))
-            floor = endpoints(1 - keep)
-        if exact(floor.hi, "floor", where) >= values["delta_g"]:
-            raise DomainError("delta_g", values["delta_g"], "must exceed 1-prod(1-delta_i) = "
-                              f"{float(floor.mid):.6g}, the composed delta at every eps_g "
-                              "(or the bound cannot be certified)", where)
+        check_above_floor(values["delta_g"], deltas, 1, where, "1-prod(1-delta_i)")
+
+
+def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Regroup the epsilons; the exact complements ``1 - delta_i`` (see ``log_keep``)."""
+    return {"eps": groups_of(values["eps"]), "keep": tuple(1 - d for d in values["delta"])}
 
 
 def _support(ctx: Ctx, groups: Groups, floor: MPF | None = None) -> list[tuple[MPF, MPF]]:
@@ -112,12 +109,13 @@ def _support(ctx: Ctx, groups: Groups, floor: MPF | None = None) -> list[tuple[M
     return pairs
 
 
-def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF]) -> MPF:
+def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF], keep: list[MPF],
+                 ) -> MPF:
     """Smallest ``delta_g`` for composing ``(eps_i, delta_i)``-DP mechanisms at ``eps_g``.
 
     Murtagh–Vadhan (2016) Theorem 1.5, summed over the distinct privacy-loss values
     (module docstring).  Domain: ``eps_i >= 0``, ``eps_g >= 0``, ``delta_i in [0, 1)``;
-    ``prod (k_j + 1) <= MAX_TERMS``.
+    ``prod (k_j + 1) <= MAX_TERMS``; ``keep`` holds the ``1 - delta_i`` of the exact inputs.
 
     Two mechanisms ``(ln 3, ln 2)`` at ``eps_g = 0``: by hand the loss is ``ln 6`` with
     probability ``3/4 * 2/3 = 1/2`` and ``ln(3/2)`` with probability ``3/4 * 1/3 = 1/4``,
@@ -131,8 +129,8 @@ def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF]) -> MPF:
         pure += w * pos_part(ctx, -expm1(ctx, eps_g - loss))
     if not delta:
         return pure
-    log_keep = ctx.fsum(log1p(ctx, -d) for d in delta)
-    return -expm1(ctx, log_keep) + ctx.exp(log_keep) * pure
+    log_all = ctx.fsum(log_keep(ctx, d, q) for d, q in zip(delta, keep, strict=True))
+    return with_leak(ctx, log_all, pure)
 
 
 _PARAMS = [nonneg_seq("eps", "0.1,0.2,0.2", "epsilons of the k mechanisms"),
@@ -145,7 +143,7 @@ hetero_delta_result = Result(
     r"\delta_g=1-\prod(1-\delta_i)+\prod(1-\delta_i)\sum_{S}\frac{\big[e^{\sum_{S}\varepsilon_i}"
     r"-e^{\varepsilon_g}e^{\sum_{\bar S}\varepsilon_i}\big]_+}{\prod(1+e^{\varepsilon_i})}",
     (_PARAMS[0], nonneg("eps_g", "0.3", "composed epsilon"), _PARAMS[1]), hetero_delta,
-    precondition=_check, prepare=lambda values, where: {"eps": groups_of(values["eps"])},
+    precondition=_check, prepare=_prepare,
     notes=f"Exact by enumeration over distinct epsilons, limited to {MAX_TERMS} loss values "
           "(MV16 show the general problem is #P-complete).")
 
@@ -164,8 +162,14 @@ def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
     0.0797888542
     """
     groups = groups_of(tuple(exact(e, "eps", "MV16:Thm1.5") for e in eps))
-    log_keep = mp.fsum(log1p(mp, -d) for d in delta) if delta else mp.zero
-    target = (delta_g + expm1(mp, log_keep)) / mp.exp(log_keep)     # the pure part
+    if any(not d < 1 for d in delta):   # a delta within an ulp of 1 rounded up: target lost
+        return mp.fsum(n * to_ctx(mp, e) for e, n in groups)   # valid start (largest loss)
+    log_all = mp.fsum(log1p(mp, -d) for d in delta) if delta else mp.zero
+    keep = mp.exp(log_all)
+    if keep < 0.5:   # 1 - delta_g is exact in mp there; expm1(log_all) would cancel with it
+        target = 1 - (1 - delta_g) / keep                           # the pure part
+    else:
+        target = (delta_g + expm1(mp, log_all)) / keep
     pairs = sorted(_support(mp, groups), key=lambda lw: -lw[0])
     heads = tails = mp.zero
     for idx, (loss, w) in enumerate(pairs):
