@@ -3,22 +3,20 @@
 ``python -m reference.tools.mutate [MODULE ...] [--report docs/mutation-report.md]
 [--jobs N] [--timeout-factor F] [--tests "PYTEST ARGS" ...]``
 
-A mutator written on :mod:`ast` (mutmut wants to own the package layout and rewrites the
-module with trampolines, which fights the ``mp``/``iv`` generic formulas and our test
-mapping; this one is a few hundred lines and needs nothing beyond the standard library).
+An ``ast`` mutator (mutmut would own the package layout and rewrite modules through
+trampolines, which fights the ``mp``/``iv`` generic formulas and our test mapping).
 Operators: comparison swaps and flips, arithmetic swaps, numeric constants, unary minus
-and ``not`` removal, ``and``/``or``, ``min``/``max``, ``True``/``False`` and negated
-``if``/``while``/conditional-expression tests.  Skipped: docstrings and every string
-constant, f-strings, type annotations, ``raise`` statements and ``DomainError(...)``
-calls (only the message or the exception text would change), imports, and the bitwise
-``|``/``&`` operators (type unions in ``isinstance`` here; a mutant there only breaks
-import).  Each mutant is written (via ``ast.unparse``) into a per-worker copy of
-``reference/`` and the test directories, and pytest runs in a subprocess on the tests
-mapped to that module (:func:`test_commands`), ``-x -p no:cacheprovider`` under the
-deterministic ``ci`` Hypothesis profile.  A mutant that fails import, fails a test or
-times out (``--timeout-factor`` times the module's baseline) is killed.  Survivors listed
-in ``reference/tools/mutation_equivalent.toml`` (same module, line, original and mutated
-text) count as equivalent; any other survivor makes the command exit with status 1.
+and ``not`` removal, ``and``/``or``, ``min``/``max``, ``True``/``False``, negated
+``if``/``while``/``x if c else y`` tests that are not comparisons.  Skipped: docstrings
+and all strings, f-strings, annotations, ``raise`` statements and ``DomainError(...)``
+(only a message would change), imports, bitwise ``|``/``&`` (type unions here).  Each
+mutant goes (via ``ast.unparse``) into a per-worker copy of ``reference/`` and the tests;
+pytest runs in a subprocess on the tests mapped to the module (:func:`mapped_tests`),
+``-x -p no:cacheprovider``, under the Hypothesis profile ``mutation``: ``ci`` (same
+derandomized examples) without shrinking or database, since one failure is enough.  A
+mutant that fails import, a test, or the timeout (``--timeout-factor`` x baseline) is
+killed.  Survivors listed in ``reference/tools/mutation_equivalent.toml`` (same module,
+line, original and mutated text) are equivalent; any other makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -47,21 +45,22 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.toml")
-#: What each worker copies from the checkout (those that exist).
 COPIED = ("reference", "proofs_tests", "pyproject.toml")
 STATUSES = ("killed", "error", "timeout", "equivalent", "survived")
+_CONFTEST = """from hypothesis import HealthCheck, Phase, settings
+settings.register_profile("mutation", max_examples=60, derandomize=True, deadline=None,
+    database=None, suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate])
+"""
 DEFAULT_MODULES = tuple(f"reference/{m}.py" for m in (
     "core/numeric", "core/special", "core/params", "core/roots", "results/conversions/bs16",
     "results/conversions/bw18", "results/conversions/rswr23", "results/composition/lec11"))
-#: Catalogue-wide tests run for every core module (they exercise every result once).
+#: Catalogue-wide tests run first for every core module (every result once, 4 s).
 CATALOGUE_TESTS = ["proofs_tests/test_contract.py", "-k",
                    "test_example_inputs_evaluate_and_enclose or test_bad_input_gives_domain_error"]
 #: Extra property tests for core modules used mainly by particular results.
-CORE_EXTRA: dict[str, list[str]] = {
-    "special": ["proofs_tests/privacy_loss/test_lec11.py", "proofs_tests/composition"],
-    "roots": ["proofs_tests/conversions/test_bw18.py", "proofs_tests/conversions/test_cks20.py",
-              "proofs_tests/conversions/test_mir17.py"],
-}
+CORE_EXTRA = {"special": ["proofs_tests/privacy_loss/test_lec11.py", "proofs_tests/composition"],
+              "roots": [f"proofs_tests/conversions/test_{p}.py" for p in ("bw18", "cks20")]}
 
 _CMP_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE), ast.Gt: (ast.GtE, ast.Lt),
@@ -88,7 +87,6 @@ class Mutant:
 
 def _set(field: str, make: Callable[[Any], object], index: int | None = None,
          ) -> Callable[[ast.AST], ast.AST]:
-    """A mutation that replaces ``node.field`` (or its entry ``index``) by ``make(node)``."""
     def change(n: ast.AST) -> ast.AST:
         value = make(n)
         if index is None:
@@ -218,12 +216,12 @@ def mapped_tests(module: str) -> list[list[str]]:
         if ids:
             cmds.append(["proofs_tests/test_contract.py", "-k", " or ".join(ids)])
         return cmds
-    return [["proofs_tests/core/", *CORE_EXTRA.get(path.stem, [])], list(CATALOGUE_TESTS)]
+    return [list(CATALOGUE_TESTS), ["proofs_tests/core/", *CORE_EXTRA.get(path.stem, [])]]
 
 
 def _run(copy_root: Path, cmds: list[list[str]], timeout: float | None) -> str:
     """``killed``, ``error`` (collection or import broke), ``timeout`` or ``survived``."""
-    env = {**os.environ, "PYTHONPATH": str(copy_root), "HYPOTHESIS_PROFILE": "ci"}
+    env = {**os.environ, "PYTHONPATH": str(copy_root), "HYPOTHESIS_PROFILE": "mutation"}
     env.pop("CI", None)
     for args in cmds:
         cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args]
@@ -247,6 +245,7 @@ def _make_copy(root: Path, base: Path) -> Path:
                             ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         elif (root / name).exists():
             shutil.copy2(root / name, dest / name)
+    (dest / "conftest.py").write_text(_CONFTEST)
     return dest
 
 
@@ -259,8 +258,8 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
                root: Path = ROOT) -> tuple[list[tuple[Mutant, str]], float, float]:
     """Each mutant of ``module`` (a path under ``root``) with its status; the baseline
     seconds (unmutated tests) and the wall time."""
-    source = (root / module).read_text()
-    start = time.monotonic()
+    source, start = (root / module).read_text(), time.monotonic()
+    todo = mutants(module, source)
     with tempfile.TemporaryDirectory(prefix="mutate-") as tmp:
         copies: queue.Queue[Path] = queue.Queue()
         for _ in range(max(1, jobs)):
@@ -270,24 +269,26 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
         if status != "survived":
             raise SystemExit(f"{module}: the unmutated tests do not pass ({status}): {cmds}")
 
-        def one(m: Mutant) -> tuple[Mutant, str]:
-            path = copies.get()
+        def one(i: int) -> tuple[Mutant, str]:
+            path, m = copies.get(), todo[i]
             try:
                 _write(path / module, mutated_source(source, m))
-                return m, _run(path, cmds, factor * baseline + 10)
+                status = _run(path, cmds, factor * baseline + 10)
+                print(f"[{i + 1}/{len(todo)}] {status} {module}:{m.line}: {m.original} -> "
+                      f"{m.mutated}", file=sys.stderr, flush=True)
+                return m, status
             finally:
                 _write(path / module, source)
                 copies.put(path)
 
         with ThreadPoolExecutor(max(1, jobs)) as pool:
-            outcomes = list(pool.map(one, mutants(module, source)))
+            outcomes = list(pool.map(one, range(len(todo))))
     return outcomes, baseline, time.monotonic() - start
 
 
 def load_equivalent(path: Path = EQUIVALENT_FILE) -> list[dict[str, object]]:
     """``[[equivalent]]`` tables: module, line, original, mutated (as shown) and reason."""
-    entries = tomllib.loads(path.read_text()).get("equivalent", []) if path.exists() else []
-    return list(entries)
+    return list(tomllib.loads(path.read_text()).get("equivalent", []) if path.exists() else [])
 
 
 @dataclass
