@@ -10,6 +10,7 @@ survivors of ``python -m reference.tools.mutate reference/core/numeric.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import flint
@@ -119,6 +120,9 @@ def test_abs_gap_with_an_undecided_sign_and_tiny_steps() -> None:
     with working(iv, 50):
         lo, hi = ends(abs_gap(iv, iv.mpf(3), iv.mpf((-1, 2))))
     assert (lo, hi) == (-2, 2)                        # |gap| <= |d| <= 2, sign unknown
+    with working(iv, 50):                              # d touching 0: the sign is known
+        assert ends(abs_gap(iv, iv.mpf(5), iv.mpf((0, 2)))) == (-2, 0)   # gap = -d
+        assert ends(abs_gap(iv, iv.mpf(5), iv.mpf((-2, 0)))) == (0, 2)   # gap = -d
     with mp.workdps(50):                               # the docstring's case, and its mirror
         for u, d in (("-3.3e-236", "3.9e-286"), ("3.3e-236", "-3.9e-286")):
             got = q(abs_gap(mp, mp.mpf(u), mp.mpf(d)))
@@ -132,6 +136,9 @@ def test_interval_record() -> None:
     with mp.workdps(50):                               # 17 significant digits
         assert str(Interval(mp.mpf(1) / 3, mp.mpf(2))) == "[0.33333333333333333, 2.0]"
     assert endpoints(mp.mpf("0.25")) == Interval(mp.mpf("0.25"), mp.mpf("0.25"))
+    with pytest.raises(dataclasses.FrozenInstanceError):   # a value, not a container
+        box.lo = mp.mpf(0)  # type: ignore[misc]
+    assert len({box, Interval(mp.mpf(1), mp.mpf(4))}) == 1
 
 
 def _arb(x: Fraction) -> flint.arb:
