@@ -119,7 +119,9 @@ def test_abs_gap_is_the_difference_of_absolute_values(u: Fraction, d: Fraction) 
 def test_abs_gap_with_an_undecided_sign_and_tiny_steps() -> None:
     with working(iv, 50):
         lo, hi = ends(abs_gap(iv, iv.mpf(3), iv.mpf((-1, 2))))
-    assert (lo, hi) == (-2, 2)                        # |gap| <= |d| <= 2, sign unknown
+        assert (lo, hi) == (-2, 2)                    # |gap| <= |d| <= 2, sign unknown
+        # gap = -d over [-1, 1/2] is [-1/2, 1]: the enclosure is the |gap| <= |d| <= 1 box
+        assert ends(abs_gap(iv, iv.mpf(3), iv.mpf((-1, 0.5)))) == (-1, 1)
     with working(iv, 50):                              # d touching 0: the sign is known
         assert ends(abs_gap(iv, iv.mpf(5), iv.mpf((0, 2)))) == (-2, 0)   # gap = -d
         assert ends(abs_gap(iv, iv.mpf(5), iv.mpf((-2, 0)))) == (0, 2)   # gap = -d
