@@ -174,3 +174,16 @@ def test_expm1_log1p_enclose_the_arb_value_tightly(x: Fraction, sign: int, is_lo
 def test_expm1_log1p_at_zero() -> None:
     with working(iv, 50):
         assert ends(expm1(iv, iv.mpf(0))) == (0, 0) == ends(log1p(iv, iv.mpf(0)))
+
+
+@pytest.mark.parametrize("x", [Fraction(1, 256), Fraction(-1, 256), Fraction(1, 255),
+                               Fraction(1, 2), Fraction(-1, 3)])
+@pytest.mark.parametrize("f", [expm1, log1p])
+def test_from_two_to_the_minus_eight_the_enclosure_is_within_eight_ulps(x: Fraction,
+                                                                        f: object) -> None:
+    """The series is used only for |x| < 2^-8 (the module's comment); at 2^-8 and above
+    mpmath's own interval functions give a few ulps (the series, about 16 to 30)."""
+    with working(iv, 50):
+        lo, hi = ends(f(iv, to_ctx(iv, x)))  # type: ignore[operator]
+        bits = iv.prec
+    assert 0 < hi - lo <= 8 * max(abs(lo), abs(hi)) / 2**bits
