@@ -65,7 +65,8 @@ def test_working_and_extra_bits_set_and_restore() -> None:
     with working(mp):
         assert mp.dps == 50
     with working(iv, 30):
-        assert iv.dps > 30 and mp.dps > 30          # guard digits for intervals
+        assert iv.dps > 30 and mp.dps > 30          # guard digits for intervals,
+        assert mp.prec == iv.prec                   # and endpoint arithmetic (mp) at iv's
     assert (mp.prec, iv.prec) == (mp_prec, iv_prec)
     with extra_bits(mp, 17):
         assert mp.prec == mp_prec + 17
