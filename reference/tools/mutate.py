@@ -359,7 +359,7 @@ def write_report(path: Path, summary: Summary, planned: tuple[str, ...]) -> None
     records[summary.module] = dataclasses.asdict(summary)
     runs = [Summary(**r) for _, r in sorted(records.items())]  # type: ignore[arg-type]
     missing = ", ".join(f"`{m}`" for m in planned if m not in records) or "none"
-    out = [_INTRO, "", _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}."]
+    out = [_INTRO, _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}."]
     for s in runs:
         out += ["", f"## `{s.module}`", "", "Tests: " + "; ".join(f"`{t}`" for t in s.tests),
                 "", *(s.lines() or ["No survivors."])]
