@@ -8,6 +8,7 @@ sum to 1" within 2^-40, ...), with exact rationals for the values at a boundary.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -170,3 +171,11 @@ def test_as_fraction_ranges() -> None:
     with pytest.raises(DomainError):
         as_fraction(1, "x", "T", hi=Fraction(1), hi_open=True)
     assert as_fraction(1 - TINY, "x", "T", hi=Fraction(1), hi_open=True) == 1 - TINY
+
+
+def test_params_are_values_and_sequences_need_an_entry_by_default() -> None:
+    p = Param("k", "intseq")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.name = "other"  # type: ignore[misc]
+    assert p.min_len == 1
+    refused(p, [])
