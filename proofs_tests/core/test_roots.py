@@ -1,0 +1,104 @@
+"""The certified root bracket (reference.core.roots.bracket) on functions whose roots are
+known independently: sqrt 2, log 3, the plastic number (x^3 = x + 1), a root at 1e-30
+next to a left end at 0, a root spread over ten orders of magnitude, and a function whose
+interval sign is undecided near its root.
+
+Reference values: python-flint arb balls at 400 bits (``arb.sqrt``, ``arb.log``, the real
+root of x^3 - x - 1 by arb Newton steps checked by sign).  Each enclosure must contain the
+root and be at most 2^-(prec - 10) relative wide; the point value within that of the root;
+and the evaluation count is bounded as the module docstring states ("about ten
+evaluations at 50 digits instead of ~170"; observed up to 44, bounded here by a quarter
+of a bisection's count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import flint
+import pytest
+from mpmath import iv, mp
+
+from reference.core.numeric import endpoints, exact, working
+from reference.core.roots import bracket
+
+flint.ctx.prec = 400
+
+
+def _arb(x: Any) -> flint.arb:
+    q = exact(x, "x", "test")
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
+def _plastic() -> flint.arb:
+    x = flint.arb("1.3247179572447460259609088544780973407344040569017333645340150503")
+    for _ in range(3):
+        x = x - (x**3 - x - 1) / (3 * x**2 - 1)
+    return flint.arb(x.mid(), flint.arb("1e-100"))
+
+
+CASES: dict[str, tuple[Callable[[Any, Any], Any], Any, Any, flint.arb]] = {
+    "sqrt2": (lambda c, x: x * x - 2, 1, 2, flint.arb(2).sqrt()),
+    "log3": (lambda c, x: c.exp(x) - 3, 0, 5, flint.arb(3).log()),
+    "plastic": (lambda c, x: x**3 - x - 1, 1, 2, _plastic()),
+    "tiny": (lambda c, x: x - c.mpf("1e-30") if c is mp else x - iv.mpf(1) / 10**30, 0, 1,
+             flint.arb(flint.fmpq(1, 10**30))),
+    "wide": (lambda c, x: c.log(x) - 5, "1e-10", "1e10", flint.arb(5).exp()),
+    "decreasing-left": (lambda c, x: 1 - 1 / x, "0.001", 1000, flint.arb(1)),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("dps", [15, 50])
+def test_bracket_encloses_known_roots_tightly(name: str, dps: int) -> None:
+    h, lo, hi, root = CASES[name]
+    calls = 0
+
+    def counted(c: Any, x: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return h(c, x)
+
+    with working(iv, dps):
+        enc = endpoints(bracket(iv, counted, iv.mpf(lo), iv.mpf(hi)))
+        bits = iv.prec
+    assert _arb(enc.lo) < root < _arb(enc.hi)
+    # relative 2^(10 - prec), with an absolute floor 2^(12 - 2 prec) (the step out of an
+    # undecided point is tol * max(|x|, eps)); at most a third of a bisection's count
+    width = root * flint.arb(2) ** (10 - bits) + flint.arb(2) ** (12 - 2 * bits)
+    assert _arb(enc.hi) - _arb(enc.lo) < width
+    # Evaluations: observed 5 to 44 (a bisection needs about ``bits``); "tiny" at 15 digits
+    # goes through the undecided-sign search (105).
+    assert calls <= (bits + 20 if name == "tiny" else bits // 4 + 10), (calls, bits)
+    with mp.workdps(dps):
+        point = bracket(mp, h, mp.mpf(lo), mp.mpf(hi))
+        bits = mp.prec
+    assert abs(_arb(point) - root) < root * flint.arb(2) ** (10 - bits)
+
+
+def test_undecided_sign_is_closed_from_both_sides() -> None:
+    """h = x - 1 + [-1e-20, 1e-20] in iv: the sign is undecided on [1 - 1e-20, 1 + 1e-20];
+    the bracket must contain that whole zone (every root of a function inside the ball)
+    and not be much wider (the search quadruples its step from the undecided point)."""
+    noise = Fraction(1, 10**20)
+
+    def h(c: Any, x: Any) -> Any:
+        return x - 1 + iv.mpf([-iv.mpf(10) ** -20, iv.mpf(10) ** -20])
+
+    with working(iv, 50):
+        enc = endpoints(bracket(iv, h, iv.mpf(0), iv.mpf(3)))
+    lo, hi = exact(enc.lo, "lo", "t"), exact(enc.hi, "hi", "t")
+    assert lo <= 1 - noise and 1 + noise <= hi
+    assert hi - lo <= 16 * noise
+
+
+def test_exact_zero_at_a_point_returns_it_and_bad_brackets_raise() -> None:
+    with mp.workdps(30):
+        assert bracket(mp, lambda c, x: x - 1, mp.mpf(0), mp.mpf(4)) == 1
+        for lo, hi in ((2, 3), (-3, -2), (1, 3)):
+            with pytest.raises(RuntimeError):
+                bracket(mp, lambda c, x: x - 1, mp.mpf(lo), mp.mpf(hi))
+    with working(iv, 30), pytest.raises(RuntimeError):
+        bracket(iv, lambda c, x: x - 1, iv.mpf(-3), iv.mpf(1))

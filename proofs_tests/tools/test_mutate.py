@@ -1,0 +1,88 @@
+"""The mutation tester itself (reference.tools.mutate): the mutants it plants in a small
+snippet, what it skips, and a toy project where a weak test lets a mutant survive and a
+strong one kills it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from reference.tools.mutate import load_equivalent, mutants, mutated_source, run_module, summarise
+
+SNIPPET = '''"""Docstring 1 < 2 is not code."""
+def f(x: int = 3, y: float = 0.5) -> bool:
+    """Doc."""
+    if x > 0 and not y:
+        raise ValueError(f"bad {x + 1}")
+    return min(x, 2) * -y == 1.0 or True
+'''
+
+
+def test_snippet_mutants_are_the_expected_ones() -> None:
+    got = {(m.line, m.original, m.mutated) for m in mutants("snippet.py", SNIPPET)}
+    expected = {
+        (2, "3", "4"), (2, "0.5", "1.5"),      # defaults are code; annotations are not
+        (4, "x > 0 and not y", "x > 0 or not y"),
+        (4, "x > 0", "x >= 0"), (4, "x > 0", "x < 0"), (4, "x > 0", "x > 1"),
+        (4, "not y", "y"),
+        (6, "min(x, 2) * -y == 1.0 or True", "min(x, 2) * -y == 1.0 and True"),
+        (6, "min(x, 2) * -y == 1.0 or True", "min(x, 2) * -y == 1.0 or False"),
+        (6, "min(x, 2) * -y == 1.0", "min(x, 2) * -y != 1.0"),
+        (6, "min(x, 2) * -y == 1.0", "min(x, 2) * -y == 0.0"),
+        (6, "min(x, 2) * -y", "min(x, 2) / -y"),
+        (6, "min(x, 2)", "max(x, 2)"), (6, "min(x, 2)", "min(x, 3)"),
+        (6, "-y", "y"),
+    }
+    assert got == expected, (got - expected, expected - got)
+    assert len(mutants("snippet.py", SNIPPET)) == len(expected)
+    # skipped: both docstrings, the annotations, the raise with its f-string
+    assert not any(m.line in (1, 3, 5) for m in mutants("snippet.py", SNIPPET))
+
+
+def test_each_mutant_changes_only_its_site() -> None:
+    reference = ast.dump(ast.parse(SNIPPET))
+    for m in mutants("snippet.py", SNIPPET):
+        text = mutated_source(SNIPPET, m)
+        assert ast.dump(ast.parse(text)) != reference
+        assert m.mutated in " ".join(text.split()) or m.line == 2
+
+
+TOY = "def below(x):\n    return x < 10\n"
+WEAK = "from reference.toy import below\n\ndef test_below():\n    assert below(3)\n"
+STRONG = WEAK + "    assert below(9) and not below(10)\n"
+#: pytest without the plugins this toy does not need (keeps the eight runs quick)
+FAST = ["-p", "no:hypothesispytest", "-p", "no:doctest"]
+
+
+def _statuses(root: Path, test: str) -> dict[str, str]:
+    (root / "reference").mkdir(parents=True)
+    (root / "reference" / "__init__.py").write_text("")
+    (root / "reference" / "toy.py").write_text(TOY)
+    (root / "proofs_tests").mkdir()
+    (root / "proofs_tests" / "test_toy.py").write_text(test)
+    outcomes, _, _ = run_module("reference/toy.py", [["proofs_tests/test_toy.py", *FAST]],
+                                root=root)
+    assert [m.original for m, _ in outcomes] == ["x < 10"] * 3
+    return {m.mutated: status for m, status in outcomes}
+
+
+def test_weak_test_lets_a_mutant_survive_and_a_strong_one_kills_it(tmp_path: Path) -> None:
+    """At 3 only ``x > 10`` differs; ``below(10)`` tells ``x <= 10`` and ``x < 11`` apart."""
+    weak = _statuses(tmp_path / "weak", WEAK)
+    assert weak == {"x <= 10": "survived", "x > 10": "killed", "x < 11": "survived"}
+    strong = _statuses(tmp_path / "strong", STRONG)
+    assert strong == {"x <= 10": "killed", "x > 10": "killed", "x < 11": "killed"}
+    # the listing mechanism: a survivor listed (module, line, texts) counts as equivalent
+    listed = [{"module": "reference/toy.py", "line": 2, "original": "x < 10",
+               "mutated": "x <= 10", "reason": "(mechanism test only)"}]
+    outcomes = [(m, weak[m.mutated]) for m in mutants("reference/toy.py", TOY)]
+    summary = summarise("reference/toy.py", outcomes, listed, 1.0, 1.0, [])
+    assert summary.counts == {"killed": 1, "error": 0, "timeout": 0, "equivalent": 1,
+                              "survived": 1}
+    assert summary.score == 0.5
+
+
+def test_equivalent_list_parses_and_names_its_fields() -> None:
+    for entry in load_equivalent():
+        assert {"module", "line", "original", "mutated", "reason"} <= set(entry), entry
+        assert (Path(__file__).parents[2] / str(entry["module"])).exists()
