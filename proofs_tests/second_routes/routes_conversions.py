@@ -215,7 +215,7 @@ def mv_delta(eps: Seq, eps_g: Fraction, delta: Seq) -> arb:
     keep = Fraction(1)
     for d in delta:
         keep *= 1 - d
-    return 1 - keep + keep * s
+    return 1 - A(keep) + A(keep) * s
 
 
 # ---- privacy-loss definitions on finite pairs --------------------------------------------

@@ -162,14 +162,14 @@ def lem22(eps: Fraction, q: Fraction, tau: int, alpha: Fraction) -> dict[str, ob
 def lem22a(eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
            delta_star: Fraction) -> dict[str, object]:
     m = _m(tau, alpha, q)
-    return {"eps": _adv(eps, m, delta_star), "delta": delta_star + _chernoff(tau, alpha), "m": m}
+    return {"eps": _adv(eps, m, delta_star), "delta": A(delta_star) + _chernoff(tau, alpha), "m": m}
 
 
 @route("CL23:ThmB.4")
 def thmB4(eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
           Delta: Fraction) -> dict[str, object]:
     m = _m(tau, alpha, q)
-    return {"eps": eps * m, "delta": Delta + _chernoff(tau, alpha), "m": m}
+    return {"eps": eps * m, "delta": A(Delta) + _chernoff(tau, alpha), "m": m}
 
 
 @route("CL23:ThmB.4-advanced")
@@ -177,7 +177,7 @@ def thmB4a(eps: Fraction, q: Fraction, tau: int, alpha: Fraction, delta_star: Fr
            Delta: Fraction) -> dict[str, object]:
     m = _m(tau, alpha, q)
     return {"eps": _adv(eps, m, delta_star),
-            "delta": delta_star + Delta + _chernoff(tau, alpha), "m": m}
+            "delta": A(delta_star + Delta) + _chernoff(tau, alpha), "m": m}
 
 
 MAX_BINOMIAL = 3000
@@ -214,7 +214,7 @@ def thm210b(eps: Fraction, tau: int, alpha: Fraction) -> dict[str, object]:
 @route("CL23:Thm2.10")
 def thm210(eps: Fraction, tau: int, alpha: Fraction, delta_star: Fraction) -> dict[str, object]:
     m = floor_ball(A((1 + alpha) * tau) * (ex(eps) + 1))
-    return {"eps": _adv(eps, m, delta_star), "delta": delta_star + _chernoff(tau, alpha), "m": m}
+    return {"eps": _adv(eps, m, delta_star), "delta": A(delta_star) + _chernoff(tau, alpha), "m": m}
 
 
 @route("CL23:ThmI.1")
@@ -226,4 +226,4 @@ def thmI1(eps: Fraction, delta: Fraction) -> dict[str, object]:
 @route("CL23:ThmI.3")
 def thmI3(eps: Fraction, k: int, alpha: Fraction, delta_star: Fraction) -> dict[str, object]:
     m = floor_ball(A((1 + alpha) * k) * (ex(2 * eps) + 1))
-    return {"eps": _adv(2 * eps, m, delta_star), "delta": delta_star + _chernoff(k, alpha), "m": m}
+    return {"eps": _adv(2 * eps, m, delta_star), "delta": A(delta_star) + _chernoff(k, alpha), "m": m}
