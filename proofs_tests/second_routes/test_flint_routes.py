@@ -39,8 +39,19 @@ PLAIN_BITS = 169
 REL_WIDTH = arb("1e-40")
 ABS_WIDTH = arb("1e-45")
 
-#: Results another helper is fixing (crashes reported there); non-strict so a fix shows.
-BEING_FIXED: dict[str, str] = {}
+#: Results another helper is fixing (crashes at extreme inputs reported there); non-strict
+#: so that a fix shows.
+BEING_FIXED: dict[str, str] = {
+    "KOV15:Thm3.3-delta": "iv log of a negative number (ComplexResult) near delta = 1",
+    "KOV15:Thm3.5": "iv sqrt of a negative number (ComplexResult) for delta_tilde near 1",
+    "MIR17:RR-renyi": "OverflowError (cannot convert infinity to int) at huge eps or alpha",
+    "MV16:Thm1.5-delta": "ValueError inside mpmath.iv at extreme inputs",
+    "RSWR23:Sec7.1-doubling": "ZeroDivisionError for ratio_sq a step above 1",
+    "RSWR23:Renyi": "enclosure [-inf, inf] at huge alpha (exact value finite)",
+}
+#: The library takes more than 5 s per call at eps >= 1e15 (exact floor of (..)e^eps):
+#: extreme draws of these are kept to magnitudes <= 1e6.
+SLOW_AT_HUGE = {"CL23:Thm2.10", "CL23:Thm2.10-basic", "CL23:ThmI.3", "CL23:LemC.3"}
 #: Our enclosure misses the exact value (critical): strict, so it stays visible.
 DEFECTS: dict[str, str] = {}
 
@@ -57,6 +68,11 @@ def _ids() -> list[Any]:
         else:
             out.append(rid)
     return out
+
+
+def _extreme_ids() -> list[Any]:
+    return [pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=BEING_FIXED[rid]))
+            if rid in BEING_FIXED else rid for rid in sorted(ROUTES)]
 
 
 def to_arb(x: Any) -> arb:
@@ -85,8 +101,8 @@ def _inf(x: Any) -> bool:
     return isinstance(x, mpmath.mpf) and mpmath.isinf(x)
 
 
-def check_leaf(where: str, value: Any, enc: Any, plain: Any) -> None:
-    """(a)-(c) always; (d) when ``plain`` is given."""
+def check_leaf(where: str, value: Any, enc: Any, plain: Any, informative: bool = True) -> None:
+    """(a), (b) always; (c) when ``informative``; (d) when ``plain`` is given."""
     if isinstance(enc, bool) or isinstance(value, bool):
         assert enc == value, f"{where}: decision {enc}, route {value}"
         assert plain is None or plain == value, f"{where}: plain {plain}, route {value}"
@@ -96,7 +112,11 @@ def check_leaf(where: str, value: Any, enc: Any, plain: Any) -> None:
     if value == math.inf:
         assert _inf(hi) and hi > 0, f"{where}: exact value +inf, our enclosure {enc}"
         return
-    assert not (_inf(lo) or _inf(hi)), f"{where}: exact value finite, our enclosure {enc}"
+    if _inf(lo) or _inf(hi):  # sound if the finite end is on the right side; (c) fails
+        assert not (lo > 0 and _inf(lo)) and not (hi < 0 and _inf(hi)), \
+            f"{where}: exact value finite, our enclosure {enc}"
+        assert not informative, f"{where}: exact value finite, our enclosure {enc}"
+        return
     alo, ahi = to_arb(lo), to_arb(hi)
     ball = arb(value.numerator) / value.denominator if isinstance(value, Fraction | int) \
         else value
@@ -115,7 +135,7 @@ def check_leaf(where: str, value: Any, enc: Any, plain: Any) -> None:
             f"{where}: midpoint {mid} outside {enc}"
     # (c) the enclosure is informative.
     mag = abs(alo).max(abs(ahi))
-    assert width <= REL_WIDTH * mag or width <= ABS_WIDTH, \
+    assert not informative or width <= REL_WIDTH * mag or width <= ABS_WIDTH, \
         f"{where}: enclosure {enc} too wide (width {mpmath.nstr(hi - lo, 5)})"
     # (d) the plain value lies in the enclosure rounded outward to its precision.
     if plain is not None:
@@ -126,21 +146,22 @@ def check_leaf(where: str, value: Any, enc: Any, plain: Any) -> None:
             f"to {PLAIN_BITS} bits, by {float(ulps(plain, rhi if plain > rhi else rlo)):.3g} ulp")
 
 
-def check_tree(where: str, value: Any, enc: Any, plain: Any) -> None:
+def check_tree(where: str, value: Any, enc: Any, plain: Any, informative: bool = True) -> None:
     if isinstance(value, dict):
         for key, sub in value.items():
             check_tree(f"{where}.{key}", sub, getattr(enc, key),
-                       None if plain is None else getattr(plain, key))
+                       None if plain is None else getattr(plain, key), informative)
     elif isinstance(value, list):
         assert len(value) == len(enc), f"{where}: {len(enc)} entries, route {len(value)}"
         plains = plain if plain is not None else [None] * len(value)
         for i, (v, e, p) in enumerate(zip(value, enc, plains, strict=True)):
-            check_tree(f"{where}[{i}]", v, e, p)
+            check_tree(f"{where}[{i}]", v, e, p, informative)
     else:
-        check_leaf(where, value, enc, plain)
+        check_leaf(where, value, enc, plain, informative)
 
 
-def compare(rid: str, kw: dict[str, Any], plain_check: bool = False) -> None:
+def compare(rid: str, kw: dict[str, Any], plain_check: bool = False,
+            informative: bool = True) -> None:
     res = get(rid)
     try:
         values = res.bind((), kw)
@@ -161,7 +182,7 @@ def compare(rid: str, kw: dict[str, Any], plain_check: bool = False) -> None:
     old = ctx.prec
     ctx.prec = PREC
     try:
-        check_tree(f"{rid} at {kw}", value, enc, plain)
+        check_tree(f"{rid} at {kw}", value, enc, plain, informative)
     finally:
         ctx.prec = old
 
@@ -174,12 +195,42 @@ def test_route_agrees_on_valid_inputs(rid: str, data: st.DataObject) -> None:
     compare(rid, data.draw(valid_params(get(rid)), label="params"))
 
 
-@pytest.mark.parametrize("rid", _ids())
+@pytest.mark.parametrize("rid", _extreme_ids())
 @settings(max_examples=share(Fraction(1, 6)), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_route_agrees_on_extreme_inputs(rid: str, data: st.DataObject) -> None:
-    compare(rid, data.draw(extreme_params(get(rid), INT_CAPS), label="params"))
+    """(a) and (b) at the extremes of the domains; (c) there is the next test."""
+    compare(rid, _extreme(rid, data), informative=False)
+
+
+def _moderate(kw: dict[str, Any]) -> bool:
+    vals = [v for v in kw.values() if not isinstance(v, list)]
+    vals += [x for v in kw.values() if isinstance(v, list) for x in v]
+    return all(abs(Fraction(v)) <= 10**6 for v in vals if not isinstance(v, bool))
+
+
+def _extreme(rid: str, data: st.DataObject) -> dict[str, Any]:
+    kw = data.draw(extreme_params(get(rid), INT_CAPS), label="params")
+    if rid in SLOW_AT_HUGE:
+        assume(_moderate(kw))
+    return kw
+
+
+#: (c) fails at extreme inputs (the enclosure is sound but wider than 1e-40 relative):
+#: reported findings, non-strict so that an improvement shows.
+WIDE_AT_EXTREMES: dict[str, str] = {}
+
+
+@pytest.mark.parametrize("rid", [
+    pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=WIDE_AT_EXTREMES.get(
+        rid) or BEING_FIXED[rid])) if rid in WIDE_AT_EXTREMES or rid in BEING_FIXED else rid
+    for rid in sorted(ROUTES)])
+@settings(max_examples=share(Fraction(1, 12)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_enclosure_informative_on_extreme_inputs(rid: str, data: st.DataObject) -> None:
+    compare(rid, _extreme(rid, data))
 
 
 #: (d) fails by an ulp or two at the plain precision for these results (reported, not
