@@ -226,4 +226,5 @@ def thmI1(eps: Fraction, delta: Fraction) -> dict[str, object]:
 @route("CL23:ThmI.3")
 def thmI3(eps: Fraction, k: int, alpha: Fraction, delta_star: Fraction) -> dict[str, object]:
     m = floor_ball(A((1 + alpha) * k) * (ex(2 * eps) + 1))
-    return {"eps": _adv(2 * eps, m, delta_star), "delta": A(delta_star) + _chernoff(k, alpha), "m": m}
+    return {"eps": _adv(2 * eps, m, delta_star), "delta": A(delta_star) + _chernoff(k, alpha),
+            "m": m}
