@@ -20,7 +20,7 @@ from typing import Any
 import mpmath
 import pytest
 from flint import arb, ctx, fmpz
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from mpmath.libmp import mpf_pos, round_ceiling, round_floor
 
@@ -34,6 +34,9 @@ from reference.oracle.strategies import extreme_params, valid_params
 
 #: Integer parameters capped for the extreme draws (the routes sum k + 1 or m terms).
 INT_CAPS = {"k": 200, "tau": 200, "m": 200, "r": 200, "n": 200}
+#: No shrinking: the known failures (xfail) would spend minutes shrinking; a failure still
+#: prints its (unshrunk) input.
+NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 #: Plain values are mpf at 50 digits: 169 bits.
 PLAIN_BITS = 169
 REL_WIDTH = arb("1e-40")
@@ -66,9 +69,6 @@ def _ids() -> list[Any]:
         if rid in DEFECTS:
             out.append(pytest.param(rid, marks=pytest.mark.xfail(strict=True,
                                                                   reason=DEFECTS[rid])))
-        elif rid in BEING_FIXED:
-            out.append(pytest.param(rid, marks=pytest.mark.xfail(strict=False,
-                                                                 reason=BEING_FIXED[rid])))
         else:
             out.append(rid)
     return out
@@ -192,16 +192,18 @@ def compare(rid: str, kw: dict[str, Any], plain_check: bool = False,
 
 
 @pytest.mark.parametrize("rid", _ids())
-@settings(max_examples=share(Fraction(1, 6)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=share(Fraction(1, 12)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=NO_SHRINK)
 @given(data=st.data())
 def test_route_agrees_on_valid_inputs(rid: str, data: st.DataObject) -> None:
     compare(rid, data.draw(valid_params(get(rid)), label="params"))
 
 
 @pytest.mark.parametrize("rid", _extreme_ids())
-@settings(max_examples=share(Fraction(1, 6)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=share(Fraction(1, 12)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=NO_SHRINK)
 @given(data=st.data())
 def test_route_agrees_on_extreme_inputs(rid: str, data: st.DataObject) -> None:
     """(a) and (b) at the extremes of the domains; (c) there is the next test."""
@@ -223,15 +225,20 @@ def _extreme(rid: str, data: st.DataObject) -> dict[str, Any]:
 
 #: (c) fails at extreme inputs (the enclosure is sound but wider than 1e-40 relative):
 #: reported findings, non-strict so that an improvement shows.
-WIDE_AT_EXTREMES: dict[str, str] = {}
+WIDE_AT_EXTREMES: dict[str, str] = {
+    rid: "finding: sound but wider than 1e-40 relative at extreme inputs (huge eps, delta or "
+         "beta within 1e-300 of 1, huge released values)"
+    for rid in ("CL23:ThmB.4-tail", "RRUV16:Lem4.6", "RRUV16:Lem6.4", "RRUV16:Thm4.5",
+                "RSWR23:Lem2.3-inverse", "RSWR23:psi", "WRWR22:Sec4-Skellam-NR")}
 
 
 @pytest.mark.parametrize("rid", [
     pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=WIDE_AT_EXTREMES.get(
         rid) or BEING_FIXED[rid])) if rid in WIDE_AT_EXTREMES or rid in BEING_FIXED else rid
     for rid in sorted(ROUTES)])
-@settings(max_examples=share(Fraction(1, 12)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=share(Fraction(1, 20)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=NO_SHRINK)
 @given(data=st.data())
 def test_enclosure_informative_on_extreme_inputs(rid: str, data: st.DataObject) -> None:
     compare(rid, _extreme(rid, data))
@@ -240,7 +247,20 @@ def test_enclosure_informative_on_extreme_inputs(rid: str, data: st.DataObject) 
 #: (d) fails by an ulp or two at the plain precision for these results (reported, not
 #: loosened): the plain value is evaluated in ``mp`` at 169 bits with rounding errors, and
 #: the enclosure, at 203 bits, can be narrower than that error.
-PLAIN_OFF: dict[str, str] = {}
+PLAIN_OFF: dict[str, str] = {
+    rid: "finding: the plain value lies an ulp or so outside the enclosure rounded outward "
+         "to 169 bits"
+    for rid in ("CL23:Lem2.2", "CL23:Lem2.2-advanced", "CL23:Lem2.3", "CL23:Lem2.4",
+                "CL23:Lem2.5", "CL23:Lem2.9-conservative", "CL23:Lem2.9-exact", "CL23:LemC.3",
+                "CL23:LemE.2-conservative", "CL23:LemE.2-exact", "CL23:LemF.1", "CL23:LemG.1",
+                "CL23:RemB.5", "CL23:Thm2.10", "CL23:Thm2.10-basic", "CL23:ThmB.4-tail",
+                "LEC11:AdvComp", "LEC11:Ex1", "LEC11:GaussLoss", "LEC11:GaussTail", "LEC11:LRR",
+                "RRUV16:Def2.1", "RRUV16:Def2.6", "RRUV16:Lem2.3-ii", "RRUV16:Lem6.4",
+                "RRUV16:Thm2.10", "RRUV16:Thm4.1", "RRUV16:Thm4.2", "RRUV16:Thm4.4",
+                "RRUV16:Thm4.5", "RRUV16:fn2-advanced", "RSWR23:AppA-flat", "RSWR23:AppA-levy",
+                "RSWR23:Def2.1", "RSWR23:Eq13", "RSWR23:Eq2", "RSWR23:Lem2.3", "RSWR23:Lem6.1",
+                "RSWR23:Renyi", "RSWR23:Thm5", "WRWR22:Cor5.2", "WRWR22:Eq4", "WRWR22:Eq5",
+                "WRWR22:Sec4-Skellam", "WRWR22:Sec4-Skellam-NR", "WRWR22:Thm3.6-mixture")}
 
 
 def _plain_ids() -> list[Any]:
@@ -249,8 +269,9 @@ def _plain_ids() -> list[Any]:
 
 
 @pytest.mark.parametrize("rid", _plain_ids())
-@settings(max_examples=share(Fraction(1, 12)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=share(Fraction(1, 20)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+          phases=NO_SHRINK)
 @given(data=st.data())
 def test_plain_value_in_rounded_enclosure(rid: str, data: st.DataObject) -> None:
     compare(rid, data.draw(valid_params(get(rid)), label="params"), plain_check=True)
