@@ -43,6 +43,7 @@ from reference.core.numeric import (
     exact,
     extra_bits,
     get_dps,
+    precision,
     to_ctx,
     working,
 )
@@ -286,7 +287,11 @@ class Result(Generic[R]):
         assert inv is not None
         fwd_values = {inv.fixed.get(k, k): v for k, v in values.items() if k != inv.target}
         fwd_values[inv.unknown] = u
-        out = inv.forward.evaluate(ctx, fwd_values)
+        # A target next to the end of its domain (delta_g = 1 - 1e-300) is only told apart
+        # from the forward value with the extra digits that separate it from that end.
+        bits = near_end_bits(self, values)
+        with precision(get_dps() + (bits * 31 + 99) // 100):
+            out = inv.forward.evaluate(ctx, fwd_values)
         if inv.forward_output is not None:
             out = getattr(out, inv.forward_output)
         return out
