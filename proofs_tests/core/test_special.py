@@ -129,3 +129,39 @@ def test_tiny_arguments_enclose_one_half_minus_the_density_slope(x: str) -> None
     lo, hi = _enclosure(x)
     ref = _reference(x, 400)
     assert lo <= ref <= hi and lo < mpmath.mpf("0.5")
+
+
+def test_normal_sf_keeps_negative_endpoints_finer_than_mp() -> None:
+    """Regression: ``Q(t) = 1 - Q(-t)`` for ``t < 0`` negated ``t`` in ``mp``, which rounded a
+    261-bit endpoint to mp's 203 bits; the enclosure of BW18:Thm8-rho at rho =
+    1.000000000000001e-16, eps = 7.448e-87 then missed the exact value by 1e-70 (found by
+    the python-flint second route).  Reference: mpmath's erfc at 150 digits."""
+    from reference.core.numeric import extra_bits, working
+
+    with mp.workprec(261):
+        t = mp.mpf(-1) / 141421356 * (1 + mp.mpf(2) ** -250)
+    assert t._mpf_[3] > 203   # more bits than mp keeps at 60 digits
+    with working(iv), extra_bits(iv, 58):
+        point = iv.mpf(t)
+        assert endpoints(point).lo == endpoints(point).hi  # t is exact at 261 bits
+        enc = endpoints(normal_sf(iv, point))
+    with mp.workdps(150):
+        exact = mp.erfc(t / mp.sqrt(2)) / 2
+        assert enc.lo <= exact <= enc.hi
+        assert enc.hi - enc.lo < mp.mpf(10) ** -75
+
+
+def test_gaussian_curve_at_the_small_rho_end_encloses_the_exact_value() -> None:
+    from fractions import Fraction
+
+    from reference import get
+
+    rho, eps = Fraction(1000000000000001, 10**31), Fraction(7.448008287747795e-87)
+    enc = get("BW18:Thm8-rho").certified(rho=rho, eps=eps)
+    with mp.workdps(150):
+        r = mp.mpf(rho.numerator) / rho.denominator
+        e = mp.mpf(eps.numerator) / eps.denominator
+        a, b = e / mp.sqrt(2 * r), mp.sqrt(r / 2)
+        exact = mp.ncdf(-a + b) - mp.exp(e) * mp.ncdf(-a - b)
+        assert enc.lo <= exact <= enc.hi
+        assert enc.hi - enc.lo < exact * mp.mpf(10) ** -45

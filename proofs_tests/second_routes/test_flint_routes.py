@@ -43,23 +43,6 @@ PLAIN_BITS = 169
 REL_WIDTH = arb("1e-40")
 ABS_WIDTH = arb("1e-45")
 
-#: Results another helper is fixing (crashes at extreme inputs reported there); non-strict
-#: so that a fix shows.
-BEING_FIXED: dict[str, str] = {
-    "KOV15:Thm3.3-delta": "iv log of a negative number (ComplexResult) near delta = 1",
-    "KOV15:Thm3.5": "iv sqrt of a negative number (ComplexResult) for delta_tilde near 1",
-    "MIR17:RR-renyi": "OverflowError (cannot convert infinity to int) at huge eps or alpha",
-    "MV16:Thm1.5-delta": "ValueError inside mpmath.iv at extreme inputs",
-    "RSWR23:Sec7.1-doubling": "ZeroDivisionError for ratio_sq a step above 1",
-    "RSWR23:Renyi": "enclosure [-inf, inf] at huge alpha (exact value finite)",
-}
-_SQRT = ("new finding: ComplexResult (iv sqrt of a negative number) at delta = 1 - 1e-300: "
-         "the enclosure of log(1/delta) straddles 0")
-BEING_FIXED.update({rid: _SQRT for rid in ("CL23:Lem2.2-advanced", "CL23:ThmI.3",
-                                           "RRUV16:fn2-advanced", "RSWR23:Lem2.3")})
-#: The library takes more than 5 s per call at eps >= 1e15 (exact floor of (..)e^eps):
-#: extreme draws of these are kept to magnitudes <= 1e6.
-SLOW_AT_HUGE = {"CL23:Thm2.10", "CL23:Thm2.10-basic", "CL23:ThmI.3", "CL23:LemC.3"}
 #: Our enclosure misses the exact value (critical): strict, so it stays visible.
 DEFECTS: dict[str, str] = {}
 
@@ -76,8 +59,7 @@ def _ids() -> list[Any]:
 
 
 def _extreme_ids() -> list[Any]:
-    return [pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=BEING_FIXED[rid]))
-            if rid in BEING_FIXED else rid for rid in sorted(ROUTES)]
+    return sorted(ROUTES)
 
 
 def to_arb(x: Any) -> arb:
@@ -232,32 +214,11 @@ def test_route_agrees_on_extreme_inputs(rid: str, data: st.DataObject) -> None:
     compare(rid, _extreme(rid, data), informative=False)
 
 
-def _moderate(kw: dict[str, Any]) -> bool:
-    vals = [v for v in kw.values() if not isinstance(v, list)]
-    vals += [x for v in kw.values() if isinstance(v, list) for x in v]
-    return all(abs(Fraction(v)) <= 10**6 for v in vals if not isinstance(v, bool))
-
-
 def _extreme(rid: str, data: st.DataObject) -> dict[str, Any]:
-    kw = data.draw(extreme_params(get(rid), INT_CAPS), label="params")
-    if rid in SLOW_AT_HUGE:
-        assume(_moderate(kw))
-    return kw
+    return data.draw(extreme_params(get(rid), INT_CAPS), label="params")
 
 
-#: (c) fails at extreme inputs (the enclosure is sound but wider than 1e-40 relative):
-#: reported findings, non-strict so that an improvement shows.
-WIDE_AT_EXTREMES: dict[str, str] = {
-    rid: "finding: sound but wider than 1e-40 relative at extreme inputs (huge eps, delta or "
-         "beta within 1e-300 of 1, huge released values)"
-    for rid in ("CL23:ThmB.4-tail", "RRUV16:Lem4.6", "RRUV16:Lem6.4", "RRUV16:Thm4.5",
-                "RSWR23:Lem2.3-inverse", "RSWR23:psi", "WRWR22:Sec4-Skellam-NR")}
-
-
-@pytest.mark.parametrize("rid", [
-    pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=WIDE_AT_EXTREMES.get(
-        rid) or BEING_FIXED[rid])) if rid in WIDE_AT_EXTREMES or rid in BEING_FIXED else rid
-    for rid in sorted(ROUTES)])
+@pytest.mark.parametrize("rid", sorted(ROUTES))
 @settings(max_examples=share(Fraction(1, 20)), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
           phases=NO_SHRINK)
@@ -266,31 +227,7 @@ def test_enclosure_informative_on_extreme_inputs(rid: str, data: st.DataObject) 
     compare(rid, _extreme(rid, data))
 
 
-#: (d) fails by an ulp or two at the plain precision for these results (reported, not
-#: loosened): the plain value is evaluated in ``mp`` at 169 bits with rounding errors, and
-#: the enclosure, at 203 bits, can be narrower than that error.
-PLAIN_OFF: dict[str, str] = {
-    rid: "finding: the plain value lies an ulp or so outside the enclosure rounded outward "
-         "to 169 bits"
-    for rid in ("CL23:Lem2.2", "CL23:Lem2.2-advanced", "CL23:Lem2.3", "CL23:Lem2.4",
-                "CL23:Lem2.5", "CL23:Lem2.9-conservative", "CL23:Lem2.9-exact", "CL23:LemC.3",
-                "CL23:LemE.2-conservative", "CL23:LemE.2-exact", "CL23:LemF.1", "CL23:LemG.1",
-                "CL23:RemB.5", "CL23:Thm2.10", "CL23:Thm2.10-basic", "CL23:ThmB.4-tail",
-                "LEC11:AdvComp", "LEC11:Ex1", "LEC11:GaussLoss", "LEC11:GaussTail", "LEC11:LRR",
-                "RRUV16:Def2.1", "RRUV16:Def2.6", "RRUV16:Lem2.3-ii", "RRUV16:Lem6.4",
-                "RRUV16:Thm2.10", "RRUV16:Thm4.1", "RRUV16:Thm4.2", "RRUV16:Thm4.4",
-                "RRUV16:Thm4.5", "RRUV16:fn2-advanced", "RSWR23:AppA-flat", "RSWR23:AppA-levy",
-                "RSWR23:Def2.1", "RSWR23:Eq13", "RSWR23:Eq2", "RSWR23:Lem2.3", "RSWR23:Lem6.1",
-                "RSWR23:Renyi", "RSWR23:Thm5", "WRWR22:Cor5.2", "WRWR22:Eq4", "WRWR22:Eq5",
-                "WRWR22:Sec4-Skellam", "WRWR22:Sec4-Skellam-NR", "WRWR22:Thm3.6-mixture")}
-
-
-def _plain_ids() -> list[Any]:
-    return [pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=PLAIN_OFF[rid]))
-            if rid in PLAIN_OFF else rid for rid in sorted(ROUTES)]
-
-
-@pytest.mark.parametrize("rid", _plain_ids())
+@pytest.mark.parametrize("rid", sorted(ROUTES))
 @settings(max_examples=share(Fraction(1, 20)), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
           phases=NO_SHRINK)

@@ -96,7 +96,8 @@ def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
     lose what separates it (``log(1/delta)`` would come out 0, and ``1 - delta`` nothing);
     the evaluation then runs with ``b`` more bits (at most ``MAX_NEAR_END_BITS``), so the
     formulas see the input as it is.  Zero ends need nothing: floating point keeps tiny
-    magnitudes.
+    magnitudes.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
+    too: ``e^x`` at ``x = 1e300`` is only known to relative ``x * 2**-prec``.
     """
     bits = 0
     for p in res.params:
@@ -105,6 +106,9 @@ def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
         for q in qs:
             if not isinstance(q, Fraction):
                 continue
+            size = abs(q.numerator).bit_length() - q.denominator.bit_length()
+            if size > HUGE_BITS:  # e^q, or q - (q - 1), needs log2|q| more bits
+                bits = max(bits, size)
             for end in (p.lo, p.hi):
                 if not end or q == end:
                     continue
@@ -114,6 +118,8 @@ def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
     return min(bits + 8, MAX_NEAR_END_BITS) if bits else 0
 
 
+#: Magnitudes above ``2**HUGE_BITS`` raise the working precision by their bit length.
+HUGE_BITS = 64
 #: The most extra bits :func:`near_end_bits` adds: enough to separate from 1 every double
 #: (``1 - 2**-1074``) and every decimal down to ``1 - 1e-1000``.
 MAX_NEAR_END_BITS = 3400

@@ -234,13 +234,21 @@ def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
 
 @contextlib.contextmanager
 def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
-    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after)."""
-    old = ctx.prec
+    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after).
+
+    For ``iv`` the ``mp`` precision is raised alike, as :func:`working` sets both: helper
+    arithmetic on endpoints in ``mp`` (``-t``, ``abs``) must not round them below ``iv``'s
+    precision (``normal_sf`` once lost rigour that way).
+    """
+    old, old_mp = ctx.prec, mp.prec
     ctx.prec = old + bits
+    if ctx is iv:
+        mp.prec = max(old_mp, ctx.prec)
     try:
         yield
     finally:
         ctx.prec = old
+        mp.prec = old_mp
 
 
 # ---- expm1 / log1p with rigorous enclosures ---------------------------------------------

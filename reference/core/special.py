@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import mpmath
-from mpmath import iv
+from mpmath import iv, mp
 
 from reference.core.numeric import MPF, Ctx, endpoints, is_interval
 
@@ -68,8 +68,8 @@ def _sf_point(t: MPF) -> MPF:
         raise ValueError("normal_sf of NaN")
     if mpmath.isinf(t):
         return iv.mpf(0) if t > 0 else iv.mpf(1)
-    if t < 0:
-        return 1 - _sf_point(-t)
+    if t < 0:  # -t exactly: mp's unary minus would round t to mp.prec, below iv.prec here
+        return 1 - _sf_point(mp.make_mpf(mpmath.libmp.mpf_neg(t._mpf_)))
     target = iv.prec + _GUARD
     switch = math.sqrt(2 * (target + 10) * math.log(2)) + 1
     if t <= switch:
