@@ -121,7 +121,7 @@ def check(res: Result[Any], params: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
-@settings(max_examples=share(Fraction(1, 3)))
+@settings(max_examples=share(Fraction(1, 4)))
 @given(data=st.data())
 def test_extreme_inputs_meet_the_contract(res: Result[Any], data: st.DataObject) -> None:
     check(res, data.draw(extreme_params(res, INT_CAPS)))

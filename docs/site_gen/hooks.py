@@ -59,6 +59,7 @@ KNOWN: list[tuple[str, str, str]] = [
     ("Topics", "noise-reduction.md", "Noise reduction"),
     ("Topics", "target-charging.md", "Target charging"),
     ("Development", "architecture.md", "Architecture"),
+    ("Development", "mutation-report.md", "Mutation testing report"),
 ]
 
 #: Marker in ``index.md`` replaced by the list of the site's pages.

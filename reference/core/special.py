@@ -14,6 +14,7 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.numeric import MPF, Ctx, endpoints, is_interval
+from reference.core.numeric import exp as rigorous_exp
 
 #: Guard bits added to the working precision inside the series.
 _GUARD = 30
@@ -127,7 +128,7 @@ def _taylor(t: MPF, target: int) -> MPF:
         series = iv.mpf((endpoints(iv.mpf(total_lo) * scale).lo,
                          endpoints(iv.mpf(total_hi + remainder) * scale).hi))
         x = iv.mpf(t)
-        phi = iv.exp(-(x * x) / 2) / iv.sqrt(2 * iv.pi)
+        phi = rigorous_exp(iv, -(x * x) / 2) / iv.sqrt(2 * iv.pi)
         return iv.mpf(1) / 2 - phi * series
     finally:
         iv.prec = old
@@ -154,7 +155,7 @@ def _asymptotic(t: MPF, target: int) -> MPF:
         lo = min(endpoints(partial).lo, endpoints(nxt_partial).lo)
         hi = max(endpoints(partial).hi, endpoints(nxt_partial).hi)
         mills = iv.mpf((lo, hi)) / x
-        phi = iv.exp(-x * x / 2) / iv.sqrt(2 * iv.pi)
+        phi = rigorous_exp(iv, -x * x / 2) / iv.sqrt(2 * iv.pi)
         return phi * mills
     finally:
         iv.prec = old

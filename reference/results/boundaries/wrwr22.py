@@ -25,7 +25,16 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
-from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p, to_ctx
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    get_dps,
+    is_interval,
+    log,
+    log1p,
+    to_ctx,
+)
 from reference.core.params import positive, unit_open
 
 
@@ -61,9 +70,9 @@ def log_inv(ctx: Ctx, delta: MPF | ExactDelta) -> MPF:
     enclosure of 1 and its log reaches below 0: the square root of :func:`mixture_level`
     then failed)."""
     if not isinstance(delta, ExactDelta):
-        return ctx.log(1 / delta)
+        return log(ctx, 1 / delta)
     if delta.value < Fraction(1, 2):
-        return -ctx.log(to_ctx(ctx, delta.value))
+        return -log(ctx, to_ctx(ctx, delta.value))
     return -log1p(ctx, -to_ctx(ctx, 1 - delta.value))
 
 

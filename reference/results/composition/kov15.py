@@ -24,9 +24,11 @@ from reference.core.numeric import (
     Ctx,
     endpoints,
     exact,
+    exp,
     expm1,
     extra_bits,
     get_dps,
+    log,
     log1p,
     pos_part,
     to_ctx,
@@ -77,7 +79,7 @@ def log_keep(ctx: Ctx, delta: MPF, keep: MPF) -> MPF:
     """
     if endpoints(delta).hi <= mp.mpf(1) / 2:
         return log1p(ctx, -delta)
-    return ctx.log(keep)
+    return log(ctx, keep)
 
 
 def exact_log_keep(ctx: Ctx, delta: Fraction) -> MPF:
@@ -92,14 +94,14 @@ def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
     ``K``'s digits (``MV16:Thm1.5`` bracketed ``eps_g`` to 4e-30 at ``K = 2**-101``)."""
     bits = -endpoints(log_all).lo / mp.ln2
     with extra_bits(ctx, int(min(max(bits, 0), _FLOOR_BITS + 8))):
-        return leak(ctx, log_all) + ctx.exp(log_all) * pure
+        return leak(ctx, log_all) + exp(ctx, log_all) * pure
 
 
 def leak(ctx: Ctx, log_all: MPF) -> MPF:
     """``1 - e^log_all``: ``-expm1`` near 0 (no cancellation); ``1 - exp`` below -1, where
     the subtraction cannot cancel either (both forms are rigorous in ``iv``)."""
     if endpoints(log_all).hi < -1:
-        return 1 - ctx.exp(log_all)
+        return 1 - exp(ctx, log_all)
     return -expm1(ctx, log_all)
 
 
@@ -140,10 +142,10 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF)
     1.7e-8
     """
     with _guard(ctx, k, eps):
-        ratio = ctx.exp(-eps)              # (1-p)/p
-        grow = ctx.exp(2 * eps)
-        weight = ctx.exp(-k * log1p(ctx, ratio))  # C(k,0) p^k
-        shortfall = ctx.exp(-pos_part(ctx, k * eps - eps_g))  # e^(eps_g-(k-2j)eps), j = 0
+        ratio = exp(ctx, -eps)              # (1-p)/p
+        grow = exp(ctx, 2 * eps)
+        weight = exp(ctx, -k * log1p(ctx, ratio))  # C(k,0) p^k
+        shortfall = exp(ctx, -pos_part(ctx, k * eps - eps_g))  # e^(eps_g-(k-2j)eps), j = 0
         near = 1 - ctx.mpf(2) ** -_KINK_BITS
         total = ctx.zero
         for j in range(k + 1):
@@ -181,13 +183,13 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
         floor = endpoints(leak(iv, log_all))
         if exact(floor.hi, "floor", where) < target:
-            if endpoints(log_all).lo >= -_FLOOR_BITS * iv.log(2):
+            if endpoints(log_all).lo >= -_FLOOR_BITS * log(iv, 2):
                 return
             raise DomainError("delta_g", shown_target, f"is above {formula}, but {formula[2:]} < "
                               f"2**-{_FLOOR_BITS}: the inverse's search starts from a point "
                               "solved with delta_g rounded to the working precision and "
                               "cannot reach eps_g from there", where)
-        log_slack, log_floor = endpoints(iv.log(to_ctx(iv, 1 - target))), endpoints(log_all)
+        log_slack, log_floor = endpoints(log(iv, to_ctx(iv, 1 - target))), endpoints(log_all)
     shown = f"{float(floor.mid):.6g}"
     below = f"must exceed {formula} = {shown}, the composed delta at every eps_g (no eps_g " \
             "achieves less; at equality the answer would be the largest privacy loss, which " \
@@ -247,19 +249,19 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
         if not delta < 1:   # delta within an ulp of 1 rounded up: the RR^k target is lost
             return k * eps  # a valid start; the certificate brackets the inverse from it
         log_all = k * log1p(ctx, -delta)
-        target = (delta_g + expm1(ctx, log_all)) / ctx.exp(log_all)  # the RR^k part
-        ratio, inverse_ratio = ctx.exp(-eps), ctx.exp(eps)
-        shrink = ctx.exp(-2 * eps)
-        weight = ctx.exp(-k * log1p(ctx, ratio))          # C(k,m) p^(k-m) (1-p)^m
-        mirror = ctx.exp(-k * log1p(ctx, inverse_ratio))  # C(k,m) p^m (1-p)^(k-m)
-        scale = ctx.exp((k - 2) * eps)                   # e^(left end of piece m)
+        target = (delta_g + expm1(ctx, log_all)) / exp(ctx, log_all)  # the RR^k part
+        ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)
+        shrink = exp(ctx, -2 * eps)
+        weight = exp(ctx, -k * log1p(ctx, ratio))          # C(k,m) p^(k-m) (1-p)^m
+        mirror = exp(ctx, -k * log1p(ctx, inverse_ratio))  # C(k,m) p^m (1-p)^(k-m)
+        scale = exp(ctx, (k - 2) * eps)                   # e^(left end of piece m)
         heads, tails = ctx.zero, ctx.zero                # A_m, B_m
         for m in range((k + 1) // 2):
             heads += weight
             tails += mirror
             at_left = heads - (scale * tails if k - 2 * m - 2 > 0 else tails)
             if at_left >= target:
-                return ctx.log((heads - target) / tails)
+                return log(ctx, (heads - target) / tails)
             weight = weight * ((k - m) * ratio) / (m + 1)
             mirror = mirror * ((k - m) * inverse_ratio) / (m + 1)
             scale = scale * shrink

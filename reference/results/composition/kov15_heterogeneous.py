@@ -25,7 +25,7 @@ from mpmath import iv
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, is_interval, log1p
+from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, exp, is_interval, log, log1p
 from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
 from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, _keep, optimal_delta
 from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
@@ -70,10 +70,10 @@ def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MP
     total = ctx.fsum(eps)
     drift = ctx.fsum(e * _tanh_half(ctx, e) for e in eps)
     spread = ctx.fsum(e * e for e in eps)
-    second = drift + ctx.sqrt(2 * spread * ctx.log(ctx.e + ctx.sqrt(spread) / delta_tilde))
-    third = drift + ctx.sqrt(2 * spread * -ctx.log(delta_tilde))
+    second = drift + ctx.sqrt(2 * spread * log(ctx, ctx.e + ctx.sqrt(spread) / delta_tilde))
+    third = drift + ctx.sqrt(2 * spread * -log(ctx, delta_tilde))
     keep = ctx.fsum(log1p(ctx, -d) for d in delta) if delta else ctx.zero
-    delta_g = 1 - (1 - delta_tilde) * ctx.exp(keep)
+    delta_g = 1 - (1 - delta_tilde) * exp(ctx, keep)
     return DPGuarantee(ctx_min(ctx, total, ctx_min(ctx, second, third)), delta_g)
 
 

@@ -12,7 +12,7 @@ from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx
+from reference.core.numeric import MPF, Ctx, log
 from reference.core.params import count, nonneg, unit_closed_open, unit_open
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
@@ -53,7 +53,7 @@ def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delt
     >>> print(mpmath.nstr(g.eps, 6))  # N7 claims <= 0.1 here: erratum LEC11:N7
     0.117789
     """
-    eps_t = eps * ctx.sqrt(2 * k * ctx.log(1 / delta_prime)) + k * eps * _tanh_half(ctx, eps)
+    eps_t = eps * ctx.sqrt(2 * k * log(ctx, 1 / delta_prime)) + k * eps * _tanh_half(ctx, eps)
     return DPGuarantee(eps_t, k * delta + delta_prime)
 
 

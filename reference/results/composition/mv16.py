@@ -34,6 +34,7 @@ from reference.core.numeric import (
     Ctx,
     endpoints,
     exact,
+    exp,
     expm1,
     log1p,
     pos_part,
@@ -92,8 +93,8 @@ def _support(ctx: Ctx, groups: Groups, floor: MPF | None = None) -> list[tuple[M
         rest[j] = rest[j + 1] + lifted[j][1] * lifted[j][0]
     pairs: list[tuple[MPF, MPF]] = [(ctx.zero, ctx.one)]
     for j, (e, n) in enumerate(lifted):
-        weight = ctx.exp(-n * log1p(ctx, ctx.exp(-e)))     # s = n: p^n
-        down = ctx.exp(-e)
+        weight = exp(ctx, -n * log1p(ctx, exp(ctx, -e)))     # s = n: p^n
+        down = exp(ctx, -e)
         row: list[tuple[MPF, MPF]] = []
         for s in range(n, -1, -1):                          # losses (2s - n) e, descending
             row.append(((2 * s - n) * e, weight))

@@ -14,7 +14,7 @@ import mpmath  # noqa: F401  (used by the doctests)
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, expm1
+from reference.core.numeric import MPF, Ctx, expm1, log
 from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
 
 
@@ -85,7 +85,7 @@ def advanced_composition(ctx: Ctx, eps: MPF, k: int, delta_hat: MPF, delta: MPF,
     >>> print(mpmath.nstr(g.eps, 15), g.delta)  # 10 (e^0.1 - 1) + sqrt(200 ln 1e5)/10
     5.85023509294456 1.0e-5
     """
-    eps_g = eps * expm1(ctx, eps) * k + eps * ctx.sqrt(2 * k * ctx.log(1 / delta_hat))
+    eps_g = eps * expm1(ctx, eps) * k + eps * ctx.sqrt(2 * k * log(ctx, 1 / delta_hat))
     return DPGuarantee(eps_g, k * delta + delta_hat)
 
 
@@ -131,5 +131,5 @@ def advanced_composition_heterogeneous(ctx: Ctx, eps: list[MPF], delta_hat: MPF,
     5.85023509294456
     """
     mean = ctx.fsum(e * expm1(ctx, e) for e in eps)
-    spread = ctx.sqrt(2 * ctx.fsum(e * e for e in eps) * ctx.log(1 / delta_hat))
+    spread = ctx.sqrt(2 * ctx.fsum(e * e for e in eps) * log(ctx, 1 / delta_hat))
     return DPGuarantee(mean + spread, (ctx.fsum(delta) if delta else ctx.zero) + delta_hat)

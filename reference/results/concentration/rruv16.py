@@ -19,7 +19,7 @@ from typing import NamedTuple
 import mpmath  # noqa: F401  (the doctests use it)
 
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, expm1, to_ctx
+from reference.core.numeric import MPF, Ctx, exp, expm1, log, to_ctx
 from reference.core.params import Param, inv_e_precondition, nonneg, nonneg_seq, positive, unit_open
 
 _ONE = Fraction(1)
@@ -53,7 +53,7 @@ def self_normalized(ctx: Ctx, U2: MPF, x: MPF, log_inv_delta: MPF) -> MPF:
     and (12): ``sqrt(2 (S + x)(1 + log(S/x + 1)/2) log(1/delta))``.
     """
     b2 = U2 / 4
-    return ctx.sqrt((b2 + x) * (2 + ctx.log(b2 / x + 1)) * log_inv_delta)
+    return ctx.sqrt((b2 + x) * (2 + log(ctx, b2 / x + 1)) * log_inv_delta)
 
 
 @result("RRUV16:Thm4.1", title="Self-normalised bound (de la Peña–Klass–Lai)", kind="bound",
@@ -76,7 +76,7 @@ def self_normalized_threshold(ctx: Ctx, B2: MPF, beta: MPF, delta: MPF) -> MPF:
     >>> print(mpmath.nstr(self_normalized_threshold(B2=1, beta=1, delta="0.1"), 8))
     3.5217043
     """
-    return self_normalized(ctx, 4 * B2, beta, ctx.log(1 / delta))
+    return self_normalized(ctx, 4 * B2, beta, log(ctx, 1 / delta))
 
 
 @result("RRUV16:Thm4.2", title="Self-normalised bound on a window (Chen–Wang–Xu–Miao)",
@@ -97,7 +97,7 @@ def window_tail(ctx: Ctx, s: MPF, t: MPF) -> MPF:
     >>> window_tail(s=1, t=1)
     mpf('2.0')
     """
-    return 2 * ctx.sqrt(ctx.e) * (1 + 2 * s * ctx.log(t)) * ctx.exp(-s * s / 2)
+    return 2 * ctx.sqrt(ctx.e) * (1 + 2 * s * log(ctx, t)) * exp(ctx, -s * s / 2)
 
 
 @result("RRUV16:Thm4.3", title="Bounded increments give the canonical assumption (Hoeffding)",
@@ -140,7 +140,7 @@ def martingale_threshold(ctx: Ctx, U2: MPF, x: MPF, delta: MPF) -> MPF:
     >>> print(mpmath.nstr(martingale_threshold(U2="0.4", x="0.1", delta="5e-4"), 8))
     2.0233808
     """
-    return self_normalized(ctx, U2, x, ctx.log(1 / delta))
+    return self_normalized(ctx, U2, x, log(ctx, 1 / delta))
 
 
 @result("RRUV16:Thm4.5", title="Martingale bound on a window of U_k", kind="bound",
@@ -166,8 +166,8 @@ def window_bound(ctx: Ctx, beta: MPF, t: MPF, U2: MPF) -> WindowBound:
     0.32974425
     """
     c074 = to_ctx(ctx, C074)
-    bound = 2 * ctx.sqrt(ctx.e) * (beta + 2 * ctx.log(t) * ctx.sqrt(c074 * beta))
-    return WindowBound(bound, ctx.sqrt(U2 / 2 * ctx.log(1 / beta)))
+    bound = 2 * ctx.sqrt(ctx.e) * (beta + 2 * log(ctx, t) * ctx.sqrt(c074 * beta))
+    return WindowBound(bound, ctx.sqrt(U2 / 2 * log(ctx, 1 / beta)))
 
 
 @result("RRUV16:Lem4.6", title="Mean privacy loss of an eps-DP round (Dwork–Rothblum)",

@@ -28,7 +28,7 @@ from mpmath import mp
 
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
-from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, expm1, extra_bits
+from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, exp, expm1, extra_bits, log
 from reference.core.params import Param, positive, unit_open
 from reference.core.roots import bracket
 from reference.core.special import normal_sf
@@ -70,7 +70,7 @@ def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     enclosure is cut there, which only drops outward rounding above 1.
     """
     if endpoints(eps).hi < 0:
-        value = -expm1(ctx, eps) + ctx.exp(eps) * _gauss_delta_nonneg(ctx, mu, -eps)
+        value = -expm1(ctx, eps) + exp(ctx, eps) * _gauss_delta_nonneg(ctx, mu, -eps)
         return ctx_min(ctx, value, ctx.one)
     # eps >= 0 (an interval straddling 0 never arises from exact inputs; the formula below
     # is valid there too, only less tight).
@@ -91,7 +91,7 @@ def _gauss_delta_nonneg(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     with extra_bits(ctx, guard):
         a = eps / mu - mu / 2
         b = eps / mu + mu / 2
-        value = normal_sf(ctx, a) - ctx.exp(eps) * normal_sf(ctx, b)
+        value = normal_sf(ctx, a) - exp(ctx, eps) * normal_sf(ctx, b)
     return value
 
 
@@ -148,7 +148,7 @@ def _solve_eps(ctx: Ctx, mu: MPF, delta: MPF) -> MPF:
     rho = mu * mu / 2
     top = rho + 2 * mp.sqrt(rho * mp.log(1 / delta)) + 1  # BS16 route: an upper bound
     log_target = mp.log(delta)
-    return bracket(mp, lambda c, e: log_target - c.log(gauss_delta(c, mu, e)), mp.zero, top)
+    return bracket(mp, lambda c, e: log_target - log(c, gauss_delta(c, mu, e)), mp.zero, top)
 
 
 @inverse("BW18:Thm8-eps", title="Exact epsilon of the Gaussian mechanism at delta",

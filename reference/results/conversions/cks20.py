@@ -42,8 +42,10 @@ from reference.core.numeric import (
     Ctx,
     ctx_min,
     endpoints,
+    exp,
     extra_bits,
     is_interval,
+    log,
     log1p,
     pos_part,
     to_ctx,
@@ -78,7 +80,7 @@ def _log_inv(ctx: Ctx, delta: Fraction) -> MPF:
     ``delta = 1 - 1e-300`` keeps ``ln(1/delta) = 1e-300`` (lifting delta first rounds it
     to 1 and the log to an enclosure of 0)."""
     if delta < Fraction(1, 2):
-        return -ctx.log(to_ctx(ctx, delta))
+        return -log(ctx, to_ctx(ctx, delta))
     return -log1p(ctx, -to_ctx(ctx, 1 - delta))
 
 
@@ -243,4 +245,4 @@ def cks_delta(ctx: Ctx, rho: Fraction, eps: Fraction) -> MPF:
         r, e = to_ctx(ctx, rho), to_ctx(ctx, eps)
         t = _delta_order_t(ctx, r, e)
         log_delta = -(t * t * r + log1p(ctx, t))
-    return ctx_min(ctx, ctx.exp(log_delta), ctx.one)
+    return ctx_min(ctx, exp(ctx, log_delta), ctx.one)

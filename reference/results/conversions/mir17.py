@@ -17,7 +17,7 @@ from fractions import Fraction
 import mpmath
 
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, expm1, extra_bits, log1p, to_ctx
+from reference.core.numeric import MPF, Ctx, exp, expm1, extra_bits, log1p, to_ctx
 from reference.core.params import Param, nonneg
 
 
@@ -32,7 +32,7 @@ def _rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     small = max(0, -int(mpmath.mag(mpmath.mpf(eps))))
     with extra_bits(ctx, 20 + 2 * small):
         e, t = to_ctx(ctx, eps), to_ctx(ctx, alpha - 1)
-        return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + ctx.exp(e))) / t
+        return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + exp(ctx, e))) / t
 
 
 @result("MIR17:RR-renyi", title="Rényi divergence of randomized response (tight RDP of pure DP)",

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
 from reference.core.model import inverse, result
-from reference.core.numeric import MPF, Ctx
+from reference.core.numeric import MPF, Ctx, log
 from reference.core.params import (
     Param,
     nonneg,
@@ -113,7 +113,7 @@ def zcdp_to_dp(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     >>> print(enc)
     [9.9986796742204463, 9.9986796742204463]
     """
-    return rho + 2 * ctx.sqrt(rho * ctx.log(1 / delta))
+    return rho + 2 * ctx.sqrt(rho * log(ctx, 1 / delta))
 
 
 @inverse("RSWR23:Lem2.3-inverse", title="zCDP budget for a target (eps, delta)",
@@ -135,7 +135,7 @@ def zcdp_budget(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
     >>> cert.holds
     True
     """
-    log_term = ctx.log(1 / delta)
+    log_term = log(ctx, 1 / delta)
     # eps / (sqrt(L + eps) + sqrt(L)) avoids the cancellation of the printed difference.
     return (eps / (ctx.sqrt(log_term + eps) + ctx.sqrt(log_term)))**2
 

@@ -22,7 +22,7 @@ from reference.core.decide import exceeds
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import lift, result
-from reference.core.numeric import MPF, Ctx, to_ctx
+from reference.core.numeric import MPF, Ctx, log, to_ctx
 from reference.core.params import (
     all_of,
     inv_e_precondition,
@@ -103,7 +103,7 @@ def basic_filter(ctx: Ctx, eps: list[MPF], eps_g: MPF, halt: bool) -> BasicDecis
 
 def filter_statistic(ctx: Ctx, drift: MPF, S: MPF, eps_g: MPF, delta_g: MPF) -> MPF:
     """``K`` of (6) from its sufficient statistics ``drift = sum eps(e^eps-1)/2``, ``S``."""
-    log_term = ctx.log(1 / delta_g)
+    log_term = log(ctx, 1 / delta_g)
     x = eps_g**2 / (to_ctx(ctx, C2804) * log_term)
     return drift + self_normalized(ctx, 4 * S, x, log_term)
 

@@ -24,7 +24,7 @@ from mpmath import mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx
+from reference.core.numeric import MPF, Ctx, log
 from reference.core.params import (
     Param,
     all_of,
@@ -199,7 +199,7 @@ def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: lis
     13.58
     """
     return _unified(ctx, rho_z, deltas, t, rho, delta, delta_pp, halt,
-                    rho + 2 * ctx.sqrt(2 * rho * ctx.log(1 / delta_pp)))
+                    rho + 2 * ctx.sqrt(2 * rho * log(ctx, 1 / delta_pp)))
 
 
 @erratum("RSWR23:Thm6-constant", location="RSWR23 Theorem 6, conclusion",

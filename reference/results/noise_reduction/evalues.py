@@ -22,7 +22,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, working
+from reference.core.numeric import MPF, Ctx, endpoints, exp, working
 from reference.core.params import (
     Param,
     all_of,
@@ -72,7 +72,7 @@ def backward_martingale(ctx: Ctx, lam: MPF, b: MPF, t: MPF) -> MPF:
     >>> print(backward_martingale(lam=1, b="0.5", t=1))
     1.0
     """
-    return ctx.exp(lam * b / t - lam**2 / (2 * t))
+    return exp(ctx, lam * b / t - lam**2 / (2 * t))
 
 
 @result("RSWR23:Eq2", title="Product of stopped backward-martingale e-values", kind="guarantee",
@@ -97,7 +97,7 @@ def product_evalue(ctx: Ctx, lam: MPF, b: list[MPF], tau: list[MPF]) -> MPF:
     """
     s = ctx.fsum(x / t for x, t in zip(b, tau, strict=True))
     v = ctx.fsum(1 / t for t in tau)
-    return ctx.exp(lam * s - lam**2 * v / 2)
+    return exp(ctx, lam * s - lam**2 * v / 2)
 
 
 @result("RSWR23:Thm5", title="Ex-post privacy of composed Brownian mechanisms (drift added)",

@@ -39,7 +39,7 @@ from mpmath import mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, abs_gap
+from reference.core.numeric import MPF, Ctx, abs_gap, exp, log
 from reference.core.params import (
     Param,
     all_of,
@@ -113,8 +113,8 @@ def jump_law(ctx: Ctx, eta: MPF, s: MPF, t: MPF) -> JumpLaw:
     >>> print(mpmath.nstr(law.no_jump, 6), mpmath.nstr(law.mean, 6))
     0.0784 2.54593
     """
-    mean = 2 * (ctx.log(t) - ctx.log(s))
-    return JumpLaw(ctx.exp(-mean), mean)
+    mean = 2 * (log(ctx, t) - log(ctx, s))
+    return JumpLaw(exp(ctx, -mean), mean)
 
 
 @result("RSWR23:Eq13", title="Local Lévy density of the Laplace process", kind="definition",
@@ -132,7 +132,7 @@ def local_levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
     >>> print(mpmath.nstr(local_levy_density(z=2, t=2), 12))
     0.0919698602929
     """
-    return ctx.exp(-abs(z) / t) / t**2
+    return exp(ctx, -abs(z) / t) / t**2
 
 
 @result("RSWR23:AppA-levy", title="Lévy density of X(t) = U([0, t]), a Laplace law",
@@ -151,7 +151,7 @@ def levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
     >>> print(mpmath.nstr(levy_density(z=1, t=1), 12))
     0.367879441171
     """
-    return ctx.exp(-abs(z) / t) / abs(z)
+    return exp(ctx, -abs(z) / t) / abs(z)
 
 
 @result("RSWR23:AppA-flat", title="Flat-interval probability of the Laplace process",
@@ -180,7 +180,7 @@ def flat_probability(ctx: Ctx, t1: MPF, t2: MPF) -> MPF:
     >>> print(mpmath.nstr(flat_probability(t1="0.7", t2=2), 6))
     0.1225
     """
-    return ctx.exp(-2 * ctx.log(t2 / t1))
+    return exp(ctx, -2 * log(ctx, t2 / t1))
 
 
 _PATH = [Param("times", "seq", lo=Fraction(0), lo_open=True, example="4,2,1",

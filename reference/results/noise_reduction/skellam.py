@@ -31,7 +31,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints
+from reference.core.numeric import MPF, Ctx, endpoints, exp, log
 from reference.core.params import (
     Param,
     all_of,
@@ -76,7 +76,7 @@ def skellam_pmf_core(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
     """``P[Y_1 - Y_2 = k]`` for independent ``Y_i ~ Poisson(m_i)``, ``m_i > 0``."""
     if k < 0:
         k, m1, m2 = -k, m2, m1
-    return ctx.exp(-m1 - m2) * _series(ctx, k, m1, m2)
+    return exp(ctx, -m1 - m2) * _series(ctx, k, m1, m2)
 
 
 def _means(values: Mapping[str, Any], where: str, t: Fraction) -> None:
@@ -155,8 +155,8 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
     """
     t = times[-1]
     m1, m2 = t * lam1, t * lam2
-    return (ctx.log(skellam_pmf_core(ctx, y[-1] - fx, m1, m2))
-            - ctx.log(skellam_pmf_core(ctx, y[-1] - fxp, m1, m2)))
+    return (log(ctx, skellam_pmf_core(ctx, y[-1] - fx, m1, m2))
+            - log(ctx, skellam_pmf_core(ctx, y[-1] - fxp, m1, m2)))
 
 
 @erratum("WRWR22:Sec4-Skellam-wording", location="WRWR22 §4, Skellam noise reduction",

@@ -22,7 +22,7 @@ from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx
+from reference.core.numeric import MPF, Ctx, log
 from reference.core.params import (
     Param,
     all_of,
@@ -55,16 +55,17 @@ def drift_and_square_sum(ctx: Ctx, eps: list[MPF]) -> tuple[MPF, MPF]:
 
 def fixed_x_value(ctx: Ctx, drift: MPF, S: MPF, x: MPF, delta_g: MPF) -> MPF:
     """Lemma 6.4 from its sufficient statistics: drift plus Theorem 4.4 at ``delta_g/2``."""
-    return drift + self_normalized(ctx, 4 * S, x, ctx.log(2 / delta_g))
+    return drift + self_normalized(ctx, 4 * S, x, log(ctx, 2 / delta_g))
 
 
 def advanced_value(ctx: Ctx, drift: MPF, S: MPF, n: int, delta_g: MPF, branch: int) -> MPF:
     """Theorem 6.5 from its sufficient statistics, on the given branch."""
-    log_n = ctx.log(n)
+    log_n = log(ctx, n)
     if branch == 11:
-        return drift + ctx.sqrt(2 * S * (ctx.log(LOG_110E_ARG) + 1 + 2 * ctx.log(log_n / delta_g)))
+        inner = log(ctx, LOG_110E_ARG) + 1 + 2 * log(ctx, log_n / delta_g)
+        return drift + ctx.sqrt(2 * S * inner)
     inv_n2 = ctx.one / (n * n)
-    return drift + self_normalized(ctx, 4 * S, inv_n2, ctx.log(4 * (log_n / ctx.ln2) / delta_g))
+    return drift + self_normalized(ctx, 4 * S, inv_n2, log(ctx, 4 * (log_n / ctx.ln2) / delta_g))
 
 
 def branch_of(S: Fraction, n: int) -> int:
@@ -152,7 +153,7 @@ def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:
     adversary exceeds it with probability about 0.2 at ``delta_g = 0.05`` (simulated
     in stats_tests/odometers).  Not registered: it exists to be rejected by the statistical tests.
     """
-    return 2 * drift + ctx.sqrt(2 * S * ctx.log(1 / delta_g))
+    return 2 * drift + ctx.sqrt(2 * S * log(ctx, 1 / delta_g))
 
 
 # ---- errata of RRUV16 §6 (advanced composition for odometers) ------------------------

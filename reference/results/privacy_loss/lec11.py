@@ -19,7 +19,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, expm1, to_ctx
+from reference.core.numeric import MPF, Ctx, endpoints, exp, expm1, log, to_ctx
 from reference.core.params import Param, nonneg, positive, unit_open
 from reference.core.special import normal_sf
 from reference.results.privacy_loss.rruv16 import randomized_response
@@ -95,7 +95,7 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
     try:
         for bits in (64, 256, 1024, 4096, 16384):
             iv.prec = bits
-            bound = endpoints(4 * (2 - iv.sqrt(2)) * iv.log(1 / to_ctx(iv, delta)))
+            bound = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
             e = endpoints(to_ctx(iv, eps))
             if e.hi <= bound.lo:
                 return
@@ -133,7 +133,7 @@ def notes_gaussian_sigma(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
     >>> print(nstr(notes_gaussian_sigma(eps=1, delta="1e-6"), 4))  # 2 sqrt(ln 1e6); N13: 7.434
     7.434
     """
-    return 2 * ctx.sqrt(ctx.log(1 / delta)) / eps
+    return 2 * ctx.sqrt(log(ctx, 1 / delta)) / eps
 
 
 @result("LEC11:RRLoss", title="Expected privacy loss of randomized response", kind="bound",
@@ -196,8 +196,8 @@ def leaky_rr(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
     >>> leaky_rr(eps=0, delta="0.5").P
     (mpf('0.25'), mpf('0.25'), mpf('0.5'), mpf('0.0'))
     """
-    likely = (1 - delta) / (1 + ctx.exp(-eps))
-    unlikely = (1 - delta) / (1 + ctx.exp(eps))
+    likely = (1 - delta) / (1 + exp(ctx, -eps))
+    unlikely = (1 - delta) / (1 + exp(ctx, eps))
     return FinitePair((likely, unlikely, delta, ctx.zero), (unlikely, likely, ctx.zero, delta),
                       ("0", "1", "U", "V"))
 

@@ -17,7 +17,7 @@ from mpmath import mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, expm1, is_interval
+from reference.core.numeric import MPF, Ctx, endpoints, exp, expm1, is_interval
 from reference.core.params import Param, distribution, nonneg, positive
 from reference.results.privacy_loss.rswr23 import FinitePair, hockey_stick_divergence, same_length
 
@@ -56,7 +56,7 @@ def pointwise_failure(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) ->
     right at ``p = 0`` or ``q = 0``.  When an interval evaluation cannot decide the event
     at an outcome, its mass enters as ``[0, mass]``: the enclosure stays valid.
     """
-    w = ctx.exp(eps)
+    w = exp(ctx, eps)
     unit = ctx.mpf((0, 1)) if is_interval(ctx) else ctx.one
     under_p: list[MPF] = []
     under_q: list[MPF] = []
@@ -159,7 +159,7 @@ def indistinguishable_to_pointwise(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseG
     >>> print(mpmath.nstr(g.delta, 4))  # 1e-4 (1 + e^-0.2)/(1 - e^-0.1); printed 1.810e-3
     0.001911
     """
-    return PointwiseGuarantee(2 * eps, delta * (1 + ctx.exp(-2 * eps)) / -expm1(ctx, -eps))
+    return PointwiseGuarantee(2 * eps, delta * (1 + exp(ctx, -2 * eps)) / -expm1(ctx, -eps))
 
 
 @result("RRUV16:Def2.6", title="Randomized response RR_{eps,delta}", kind="mechanism",
@@ -184,8 +184,8 @@ def randomized_response(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
     >>> pair.Q
     (mpf('0.0'), mpf('0.25'), mpf('0.25'), mpf('0.5'))
     """
-    likely = (1 - delta) / (1 + ctx.exp(-eps))
-    unlikely = (1 - delta) / (1 + ctx.exp(eps))
+    likely = (1 - delta) / (1 + exp(ctx, -eps))
+    unlikely = (1 - delta) / (1 + exp(ctx, eps))
     return FinitePair((delta, likely, unlikely, ctx.zero), (ctx.zero, unlikely, likely, delta),
                       ("0", "T", "B", "1"))
 

@@ -21,9 +21,11 @@ from reference.core.numeric import (
     MPF,
     Ctx,
     endpoints,
+    exp,
     expm1,
     extra_bits,
     is_interval,
+    log,
     log1p,
     pos_part,
     to_ctx,
@@ -69,7 +71,7 @@ def _is_one(ctx: Ctx, x: MPF) -> bool:
 
 def hockey_stick_divergence(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
     """``sum_y (p(y) - e^eps q(y))_+`` in context ``ctx`` (shared by several results)."""
-    w = ctx.exp(eps)
+    w = exp(ctx, eps)
     return ctx.fsum(pos_part(ctx, p - w * q) for p, q in zip(P, Q, strict=True))
 
 
@@ -118,7 +120,7 @@ def loss_atoms(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF]) -> LossDistribution
     for p, q in zip(P, Q, strict=True):
         if is_zero(ctx, p):
             continue
-        losses.append(ctx.inf if is_zero(ctx, q) else ctx.log(p / q))
+        losses.append(ctx.inf if is_zero(ctx, q) else log(ctx, p / q))
         probs.append(p)
     return LossDistribution(tuple(losses), tuple(probs))
 
@@ -219,14 +221,14 @@ def renyi(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], alpha: Fractio
         return ctx.inf
     ratios = [(p, p / q) for p, q in zip(P, Q, strict=True) if p]
     if isinstance(alpha, float):  # alpha = inf (Param(allow_inf=True) gives math.inf)
-        return ctx.log(to_ctx(ctx, max(r for _, r in ratios)))  # log max_{p > 0} p/q
+        return log(ctx, to_ctx(ctx, max(r for _, r in ratios)))  # log max_{p > 0} p/q
     if alpha == 1:
-        return ctx.fsum(to_ctx(ctx, p) * ctx.log(to_ctx(ctx, r)) for p, r in ratios if r != 1)
+        return ctx.fsum(to_ctx(ctx, p) * log(ctx, to_ctx(ctx, r)) for p, r in ratios if r != 1)
     guard = 20 + max(0, int(mpmath.mag(mpmath.mpf(alpha - 1))))
     with extra_bits(ctx, guard):
         a = to_ctx(ctx, alpha - 1)
         # sum_y p (p/q)^a = sum p + sum p expm1(a L): log1p keeps accuracy as alpha -> 1.
-        excess = ctx.fsum(to_ctx(ctx, p) * expm1(ctx, a * ctx.log(to_ctx(ctx, r)))
+        excess = ctx.fsum(to_ctx(ctx, p) * expm1(ctx, a * log(ctx, to_ctx(ctx, r)))
                           for p, r in ratios if r != 1)
         return log1p(ctx, to_ctx(ctx, mass_defect) + excess) / a
 

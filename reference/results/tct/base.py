@@ -25,7 +25,17 @@ from mpmath import iv, mp
 
 from reference.core.errors import DomainError
 from reference.core.model import Result, ResultKind, Status, result
-from reference.core.numeric import MPF, Ctx, endpoints, exact, get_dps, is_interval, to_ctx, working
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    exact,
+    exp,
+    get_dps,
+    is_interval,
+    to_ctx,
+    working,
+)
 from reference.core.params import Param
 
 R = TypeVar("R")
@@ -73,14 +83,19 @@ def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
     """
     if lo > hi:
         raise ValueError("empty interval")
-    floor = math.floor(lo)
-    if Fraction(floor) == lo:
-        return Fraction(floor)
-    if floor + 1 <= hi:
-        return Fraction(floor + 1)
-    # lo, hi in (floor, floor + 1): recurse on the reciprocals of the fractional parts.
-    inner = simplest_between(1 / (hi - floor), 1 / (lo - floor))
-    return floor + 1 / inner
+    terms: list[int] = []   # continued-fraction terms (a loop: 200-digit ends recursed too deep)
+    while True:
+        floor = math.floor(lo)
+        if Fraction(floor) == lo or floor + 1 <= hi:
+            terms.append(floor if Fraction(floor) == lo else floor + 1)
+            break
+        # lo, hi in (floor, floor + 1): continue on the reciprocals of the fractional parts.
+        terms.append(floor)
+        lo, hi = 1 / (hi - floor), 1 / (lo - floor)
+    value = Fraction(terms[-1])
+    for a in reversed(terms[:-1]):
+        value = a + 1 / value
+    return value
 
 
 #: The largest eps of a result that carries ``e^eps`` as an exact rational (the q-target
@@ -108,7 +123,7 @@ def ratio_bracket(eps: Fraction, digits: int | None = None) -> tuple[Fraction, F
         return Fraction(1), Fraction(1)
     dps = (get_dps() + BRACKET_GUARD) if digits is None else digits
     with working(iv, dps + 5):
-        enc = endpoints(iv.exp(to_ctx(iv, eps)))
+        enc = endpoints(exp(iv, to_ctx(iv, eps)))
     lo = exact(enc.lo, "e^eps", "ratio_bracket")
     hi = exact(enc.hi, "e^eps", "ratio_bracket")
     slack = hi * Fraction(1, 10**dps)

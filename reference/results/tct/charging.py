@@ -32,7 +32,7 @@ import mpmath
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, expm1, extra_bits, log1p, to_ctx
+from reference.core.numeric import MPF, Ctx, endpoints, exp, expm1, extra_bits, log, log1p, to_ctx
 from reference.core.params import Param, count, nonneg, positive, unit_closed_open, unit_open
 from reference.results.tct.base import exact_result, label_note
 
@@ -87,7 +87,7 @@ def binomial_lower_tail(ctx: Ctx, m: int, q: MPF, tau: int) -> MPF:
     if endpoints(q).lo >= 1:
         return ctx.zero
     with _guard(ctx, tau):
-        term = ctx.exp(m * log1p(ctx, -q))       # j = 0
+        term = exp(ctx, m * log1p(ctx, -q))       # j = 0
         odds = q / (1 - q)
         total = ctx.zero
         for j in range(min(tau, m + 1)):
@@ -98,26 +98,30 @@ def binomial_lower_tail(ctx: Ctx, m: int, q: MPF, tau: int) -> MPF:
 
 def simplified_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
     """``exp(-alpha^2 tau / (2 (1 + alpha)))``."""
-    return ctx.exp(-alpha * alpha * tau / (2 * (1 + alpha)))
+    return exp(ctx, -alpha * alpha * tau / (2 * (1 + alpha)))
 
 
 def chernoff_rate(ctx: Ctx, alpha: MPF) -> MPF:
     """``alpha - ln(1 + alpha)``, with guard bits against its cancellation (~ alpha^2/2)."""
-    size = endpoints(alpha).hi
-    extra = 20 + (max(0, -2 * int(mpmath.mag(size))) if size > 0 else 0)
+    ends = endpoints(alpha)
+    extra = 20 + (max(0, -2 * int(mpmath.mag(ends.hi))) if ends.hi > 0 else 0)
     with _guard(ctx, 1), extra_bits(ctx, extra):
-        return +(alpha - log1p(ctx, alpha))
+        if ctx is not mpmath.iv or ends.lo == ends.hi:
+            return +(alpha - log1p(ctx, alpha))
+        # Increasing: evaluated at alpha's ends ([a,b] - log1p([a,b]) reached below 0 at 1e-300)
+        lo, hi = (ctx.mpf(x) - log1p(ctx, ctx.mpf(x)) for x in (ends.lo, ends.hi))
+        return ctx.mpf((endpoints(lo).lo, endpoints(hi).hi))
 
 
 def raw_tail(ctx: Ctx, tau: int, alpha: MPF) -> MPF:
     """``exp(-tau (alpha - ln(1 + alpha)))``."""
-    return ctx.exp(-tau * chernoff_rate(ctx, alpha))
+    return exp(ctx, -tau * chernoff_rate(ctx, alpha))
 
 
 def advanced_eps(ctx: Ctx, eps: MPF, m: int, delta_star: MPF) -> MPF:
     """``eps sqrt(2 m ln(1/delta*)) + m eps (e^eps - 1)`` (Dwork, Rothblum, Vadhan 2010;
     CL23 Lemma A.4, whose statement was lost)."""
-    return eps * ctx.sqrt(2 * m * ctx.log(1 / delta_star)) + m * eps * expm1(ctx, eps)
+    return eps * ctx.sqrt(2 * m * log(ctx, 1 / delta_star)) + m * eps * expm1(ctx, eps)
 
 
 _LABEL = label_note("reconstructed and numerically verified",
@@ -387,10 +391,10 @@ def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
     >>> print(t.simplified, mpmath.nstr(t.raw, 4))
     4.0 3.259
     """
-    log_term = ctx.log(1 / delta)
+    log_term = log(ctx, 1 / delta)
     return TauBounds(2 * (1 + alpha) / (alpha * alpha) * log_term,
                      log_term / chernoff_rate(ctx, alpha))
 
 
-__all__ = ["TCTBound", "TailBounds", "TauBounds", "advanced_eps",
-           "binomial_lower_tail", "calls", "raw_tail", "simplified_tail"]
+__all__ = ["TCTBound", "TailBounds", "TauBounds", "advanced_eps", "binomial_lower_tail", "calls",
+           "raw_tail", "simplified_tail"]

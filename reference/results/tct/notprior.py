@@ -19,7 +19,7 @@ from typing import Any
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, expm1, to_ctx
+from reference.core.numeric import MPF, Ctx, exp, expm1, to_ctx
 from reference.core.params import Param, distribution, nonneg, unit_closed_open
 from reference.results.tct.base import exact_eps, exact_result, label_note, require_pure_pair
 
@@ -31,7 +31,7 @@ _PROB1 = Param("pi1", "real", lo=Fraction(0), hi=Fraction(1), example="0.2",
 
 def notprior_value(ctx: Ctx, eps: MPF) -> MPF:
     """``1 / (e^eps + 1)`` in context ``ctx`` (shared by the constructions built on it)."""
-    return 1 / (ctx.exp(eps) + 1)
+    return 1 / (exp(ctx, eps) + 1)
 
 
 @result("CL23:Lem2.3", title="NotPrior target value q = 1/(e^eps + 1)", kind="bound",

@@ -38,7 +38,7 @@ from fractions import Fraction
 from mpmath import iv
 
 from reference.core.errors import DomainError
-from reference.core.numeric import endpoints, exact, to_ctx, working
+from reference.core.numeric import endpoints, exact, exp, to_ctx, working
 from reference.results.tct.base import ratio_bracket
 from reference.results.tct.lp import maximise
 
@@ -105,7 +105,7 @@ class Decomposition:
             return False
         if eps is not None and self.w > 1:
             with working(iv, 60):
-                if exact(endpoints(iv.exp(to_ctx(iv, eps))).lo, "e^eps", "check") < self.w:
+                if exact(endpoints(exp(iv, to_ctx(iv, eps))).lo, "e^eps", "check") < self.w:
                     return False
         return True
 

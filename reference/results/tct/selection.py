@@ -23,7 +23,17 @@ import mpmath
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, get_dps, is_interval, log1p, to_ctx
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    exp,
+    get_dps,
+    is_interval,
+    log,
+    log1p,
+    to_ctx,
+)
 from reference.core.params import count, nonneg, positive, unit_open
 from reference.results.tct.base import (
     BRACKET_GUARD,
@@ -170,7 +180,7 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
     >>> print(b.eps, b.m)                      # closed form in floats: eps' = 0.4
     0.4 2.0
     """
-    m = ctx_ceil(ctx, ctx.log(1 / delta) / log1p(ctx, ctx.exp(-2 * eps)))
+    m = ctx_ceil(ctx, log(ctx, 1 / delta) / log1p(ctx, exp(ctx, -2 * eps)))
     return SelectionBound(2 * eps * m, delta, m)
 
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
-from reference.core.numeric import MPF, Ctx, ctx_min, is_interval, to_ctx
+from reference.core.numeric import MPF, Ctx, ctx_min, exp, is_interval, to_ctx
 from reference.core.params import Param, distribution, unit_closed_open
 from reference.results.privacy_loss.rruv16 import ctx_max
 from reference.results.privacy_loss.rswr23 import hockey_stick_divergence
@@ -238,7 +238,7 @@ def explicit_mixture(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps
                           "smallest delta; raise reference.precision", where)
     m = [min(a, b) for a, b in zip(P, Q, strict=True)]
     mass = sum(m, ZERO)
-    w = ctx.exp(to_ctx(ctx, eps))
+    w = exp(ctx, to_ctx(ctx, eps))
     if mass >= keep:
         n0 = [to_ctx(ctx, x * keep / mass) for x in m]
         n1 = list(n0)

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, expm1, log1p
+from reference.core.numeric import MPF, Ctx, exp, expm1, log1p
 from reference.core.params import nonneg, positive
 from reference.results.privacy_loss.rruv16 import ctx_max
 from reference.results.tct.base import label_note
@@ -304,5 +304,5 @@ def run_twice_target(ctx: Ctx, eps: MPF) -> RunTwiceTarget:
     >>> print(run_twice_target(eps=1).q)  # closed form in floats: 0.2010
     0.201027390699394
     """
-    w = ctx.exp(eps)
+    w = exp(ctx, eps)
     return RunTwiceTarget((w + 1) / (w + 1 + 2 * w * w), 2 * eps)

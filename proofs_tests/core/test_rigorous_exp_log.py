@@ -1,0 +1,81 @@
+"""``numeric.exp`` / ``numeric.log``: rigorous interval enclosures where mpmath's are not.
+
+mpmath's interval ``exp`` returned the point interval ``[1 - x, 1 - x]`` (rounded) for
+``x = 1.175494351e-38`` at 203 bits, which excludes ``e^-x``; a catalogue result
+(``LEC11:LRR`` at ``eps = 1.175494351e-38``, ``delta = 1 - 2**-53``) inherited it and was
+caught by the python-flint second route.  Random arguments fail now and then too
+(``exp(0.79855)`` at 100 bits).  Every module calls these wrappers instead.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from reference import get
+from reference.core.numeric import endpoints, exp, log
+
+PRECS = st.sampled_from([53, 100, 203, 400])
+
+
+def _point(man: int, e: int) -> object:
+    with mp.workprec(max(53, man.bit_length() + 1)):
+        return mp.mpf(man) * mp.mpf(2) ** e
+
+
+@given(PRECS, st.integers(-(2**60), 2**60), st.integers(-400, 8))
+def test_exp_encloses_the_exact_value(prec: int, man: int, e: int) -> None:
+    x = _point(man, e)
+    old = iv.prec
+    iv.prec = prec
+    try:
+        enc = endpoints(exp(iv, iv.mpf(x)))
+    finally:
+        iv.prec = old
+    with mp.workprec(4 * prec + 900):
+        exact = mp.exp(x)
+        assert enc.lo <= exact <= enc.hi
+        assert enc.hi - enc.lo <= exact * mp.mpf(2) ** (24 - prec)   # tight: a few ulps
+
+
+@given(PRECS, st.integers(1, 2**60), st.integers(-400, 8), st.booleans())
+def test_log_encloses_the_exact_value(prec: int, man: int, e: int, near_one: bool) -> None:
+    x = _point(man, e)
+    if near_one:
+        with mp.workprec(prec):
+            x = 1 + x if x < 1 else 1 + 1 / x
+    old = iv.prec
+    iv.prec = prec
+    try:
+        enc = endpoints(log(iv, iv.mpf(x)))
+    finally:
+        iv.prec = old
+    with mp.workprec(4 * prec + 900):
+        exact = mp.log(x)
+        assert enc.lo <= exact <= enc.hi
+        assert enc.hi - enc.lo <= abs(exact) * mp.mpf(2) ** (24 - prec)
+
+
+def test_leaky_rr_at_a_tiny_eps_encloses_the_exact_masses() -> None:
+    eps, delta = Fraction(1.175494351e-38), 1 - Fraction(1, 2**53)
+    enc = get("LEC11:LRR").certified(eps=eps, delta=delta)
+    with mp.workdps(200):
+        e = mp.mpf(eps.numerator) / eps.denominator
+        likely = mp.mpf(2) ** -53 / (1 + mp.exp(-e))
+        assert enc.P[0].lo <= likely <= enc.P[0].hi
+        assert enc.P[0].hi - enc.P[0].lo <= likely * mp.mpf(10) ** -45
+
+
+def test_no_module_calls_mpmaths_exp_or_log_directly() -> None:
+    root = pathlib.Path(__file__).resolve().parents[2] / "reference"
+    pattern = re.compile(r"\b(ctx|iv|c)\.(exp|log|expm1|log1p)\(")
+    offenders = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py")
+                 if p.name != "numeric.py"
+                 for i, line in enumerate(p.read_text().splitlines(), 1)
+                 if pattern.search(line) and "mp.exp(-3)" not in line]
+    assert not offenders, offenders
