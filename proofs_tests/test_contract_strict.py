@@ -22,7 +22,7 @@ from typing import Any
 
 import mpmath
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mpmath import libmp, mp
 
@@ -121,7 +121,8 @@ def check(res: Result[Any], params: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("res", RESULTS, ids=IDS)
-@settings(max_examples=share(Fraction(1, 4)))
+@settings(max_examples=share(Fraction(1, 4)),
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
 def test_extreme_inputs_meet_the_contract(res: Result[Any], data: st.DataObject) -> None:
     check(res, data.draw(extreme_params(res, INT_CAPS)))
@@ -137,7 +138,8 @@ INVERSES = [r for r in RESULTS if r.inverse is not None]
 
 
 @pytest.mark.parametrize("res", INVERSES, ids=[r.id for r in INVERSES])
-@settings(max_examples=share(Fraction(1, 6)))
+@settings(max_examples=share(Fraction(1, 6)),
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
 def test_declared_monotonicity_holds_on_enclosures(res: Result[Any], data: st.DataObject,
                                                     ) -> None:

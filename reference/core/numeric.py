@@ -274,9 +274,7 @@ def _at_point(v: MPF, log: bool) -> MPF:
         return iv.zero
     if abs(v) < mp.mpf(2) ** -8:
         return _taylor(v, log)
-    if log:  # |log(1 + v)| >= 2**-9 here: the fine log loses nothing to the subtraction
-        return _fine(mp.log, _exact_sum(v, mp.one))
-    return _fine(mp.exp, v) - 1
+    return _fine(mp.log1p if log else mp.expm1, v)
 
 
 # ---- exp / log with rigorous enclosures ---------------------------------------------------
@@ -317,9 +315,10 @@ def _exp_point(v: MPF) -> MPF:
 def _log_point(v: MPF) -> MPF:
     if mpmath.isinf(v) or v <= 0 or v == 1:
         return iv.log(iv.mpf(v))                       # inf, -inf, 0: exact (or an error)
-    d = _exact_sum(v, -mp.one)
-    if abs(d) < mp.mpf(2) ** -8:
-        return _taylor(d, True)
+    if mp.mpf(0.99) < v < mp.mpf(1.01):   # exponents close: the exact difference is short
+        d = _exact_sum(v, -mp.one)
+        if abs(d) < mp.mpf(2) ** -8:
+            return _taylor(d, True)
     return _fine(mp.log, v)
 
 
