@@ -38,7 +38,7 @@ def mentioned_ids(markdown: str) -> set[str]:
             fenced = not fenced
             continue
         doctest_paragraph = (doctest_paragraph and stripped != "") or stripped.startswith(">>>")
-        if fenced or doctest_paragraph or stripped.startswith(("#", ":::")):
+        if fenced or doctest_paragraph or stripped.startswith(("#", ":::", "<!--")):
             continue
         for m in pattern.finditer(line):
             skip = m.group("skip")

@@ -265,8 +265,10 @@ class Result(Generic[R]):
         if self.inverse is not None:
             cert = self.certify(values)
             return Interval(cert.lo, cert.hi) if ctx is iv else cert.value
-        if self.prepare is not None:
-            values = {**values, **self.prepare(values, self.where)}
+        if self.prepare is not None:  # with the digits that keep inputs off their domain ends
+            bits = near_end_bits(self, values)
+            with precision(get_dps() + (bits * 31 + 99) // 100):
+                values = {**values, **self.prepare(values, self.where)}
         guard = PLAIN_GUARD_DIGITS if ctx is mp else 0
         with working(ctx, get_dps() + guard), extra_bits(ctx, near_end_bits(self, values)):
             out = self.core(ctx, **(dict(values) if self.exact_inputs else lift(ctx, values)))

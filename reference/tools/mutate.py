@@ -361,7 +361,7 @@ def write_report(path: Path, summary: Summary, planned: tuple[str, ...]) -> None
     missing = ", ".join(f"`{m}`" for m in planned if m not in records) or "none"
     out = [_INTRO, _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}."]
     for s in runs:
-        out += ["", f"## `{s.module}`", "", "Tests:", "", "```", *s.tests, "```",
+        out += ["", f"## `{s.module}`", "", "Tests:", "", "```text", *s.tests, "```",
                 "", *(s.lines() or ["No survivors."])]
     out += ["", _DATA + json.dumps(records, sort_keys=True) + " -->", ""]
     path.write_text("\n".join(out))
