@@ -87,3 +87,14 @@ def test_concurrent_is_min_of_rules(rho: list[Fraction], post: list[Fraction],
     z = zcdp_filter(rho=rho, eps=2, delta="1e-6", delta_pp="1e-6").halt
     p = expost_filter(expost=post, eps=eps_post, delta="1e-6").halt
     assert both.halt is (z or p)
+
+
+def test_budget_error_names_a_sum_beyond_the_float_range() -> None:
+    """Regression: building the DomainError's value with float() raised OverflowError when
+    the ex-post bounds summed past 1.8e308 (found by the strict contract's extreme draws)."""
+    import pytest
+
+    from reference import DomainError, get
+
+    with pytest.raises(DomainError, match=r"sum 2\.0e\+308"):
+        get("RSWR23:Lem5.2")(expost=[1e308, 1e308], deltas=[0, 0], eps=1, delta="0.1")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import mpmath  # noqa: F401  (the doctests use it)
+import mpmath
 
 from reference.core.decide import exceeds
 from reference.core.errors import DomainError
@@ -99,7 +99,9 @@ def _lengths(seq: str, deltas: str, extra: bool) -> Any:
 def _budget_condition(expost: str, eps: str) -> Any:
     def check(values: Mapping[str, Any], where: str) -> None:
         if _total(values, expost) > values[eps]:
-            raise DomainError(expost, "sum " + str(float(_total(values, expost))),
+            total = _total(values, expost)   # not float(): it overflows above 1e308
+            raise DomainError(expost, "sum " + mpmath.nstr(mpmath.mpf(total.numerator) /
+                                                          total.denominator, 8),
                               f"must not exceed the budget {eps} (Lemma 5.2's hypothesis: "
                               f"each ex-post bound fits the remaining budget)", where)
     return check
