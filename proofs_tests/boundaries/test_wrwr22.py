@@ -17,6 +17,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_ends as _arb_ends
 from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import (
@@ -294,15 +295,6 @@ def test_gamma_refuses_bad_targets() -> None:
 
 _TINY = Fraction(1, 10**300)
 _RHO = Fraction("116.1")
-
-
-def _arb_ends(x: object) -> tuple[Fraction, Fraction]:
-    """The exact ends of a python-flint arb ball as Fractions."""
-    out = []
-    for part in (x.mid(), x.rad()):  # type: ignore[attr-defined]
-        man, exp = part.man_exp()
-        out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
-    return out[0] - out[1], out[0] + out[1]
 
 
 def _q(x: object) -> Fraction:

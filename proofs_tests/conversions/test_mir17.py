@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_ends as _arb_ends
 from proofs_tests.profiles import share
 from reference.core.numeric import exact
 from reference.results import covers
@@ -40,15 +41,6 @@ def test_rr_renyi_limits() -> None:
         assert abs(rr_renyi(eps="0.7", alpha=10**12) - eps) < mp.mpf(10) ** -11
     values = [rr_renyi(eps="0.7", alpha=a) for a in ("1.5", "2", "4", "16")]
     assert values == sorted(values)
-
-
-def _arb_ends(x: object) -> tuple[Fraction, Fraction]:
-    """The exact ends of a python-flint arb ball as Fractions."""
-    out = []
-    for part in (x.mid(), x.rad()):  # type: ignore[attr-defined]
-        man, exp = part.man_exp()
-        out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
-    return out[0] - out[1], out[0] + out[1]
 
 
 def _q(x: object) -> Fraction:

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_ends as _arb_ends
 from proofs_tests.privacy_loss_support import TOL, at60, dist, mpq, pairs
 from reference import DomainError, certified
 from reference.core.numeric import exact
@@ -389,15 +390,6 @@ def test_renyi_increases_to_order_inf(pq: tuple[list[Fraction], list[Fraction]],
     p_star = max(p for p, q in zip(P, Q, strict=True) if p > 0 and p / q == ratio)
     assert d_a <= d_inf + TOL
     assert d_a >= d_inf + mp.log(mpq(p_star)) / mpq(alpha - 1) - TOL
-
-
-def _arb_ends(x: object) -> tuple[Fraction, Fraction]:
-    """The exact ends of a python-flint arb ball as Fractions."""
-    out = []
-    for part in (x.mid(), x.rad()):  # type: ignore[attr-defined]
-        man, exp = part.man_exp()
-        out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
-    return out[0] - out[1], out[0] + out[1]
 
 
 def _pins(lo: Fraction, hi: Fraction, P: list[object], Q: list[object], alpha: object,
