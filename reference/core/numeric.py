@@ -160,6 +160,21 @@ def abs_gap(ctx: Ctx, u: MPF, d: MPF) -> MPF:
     return -ctx_min(ctx, -ctx_min(ctx, m, m - 2 * s * u), m)
 
 
+def binary_order(q: Fraction | int) -> int:
+    """An integer ``n`` with ``2^(n-2) < |q| < 2^n`` for a non-zero rational (0 for ``q = 0``).
+
+    Read off the bit lengths, so it works for any rational without building an mpmath number
+    (mpmath 1.3 cannot convert a ``Fraction``).
+
+    >>> binary_order(Fraction(1, 10**12)), binary_order(Fraction(3, 2)), binary_order(8)
+    (-38, 1, 4)
+    """
+    q = Fraction(q)
+    if q == 0:
+        return 0
+    return abs(q.numerator).bit_length() - q.denominator.bit_length() + 1
+
+
 def compare(x: MPF, q: Fraction) -> int:
     """The sign of ``x - q`` for a finite ``mp`` number ``x``, decided exactly.
 
@@ -175,7 +190,7 @@ def compare(x: MPF, q: Fraction) -> int:
         return 1 if sx > sq else -1
     if sx == 0:
         return 0
-    mag_q = abs(q).numerator.bit_length() - abs(q).denominator.bit_length()
+    mag_q = binary_order(q) - 1
     mag_x = int(mp.mag(x))
     if mag_x > mag_q + 4:
         return sx

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
-
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, exp, expm1, extra_bits, log1p, to_ctx
+from reference.core.numeric import MPF, Ctx, binary_order, exp, expm1, extra_bits, log1p, to_ctx
 from reference.core.params import Param, nonneg
 
 
@@ -29,7 +27,7 @@ def _rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     # for small eps, paid for with guard bits.
     if eps == 0:
         return ctx.zero
-    small = max(0, -int(mpmath.mag(mpmath.mpf(eps))))
+    small = max(0, -binary_order(eps))
     with extra_bits(ctx, 20 + 2 * small):
         e, t = to_ctx(ctx, eps), to_ctx(ctx, alpha - 1)
         return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + exp(ctx, e))) / t
@@ -56,6 +54,7 @@ def rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     By hand at ``eps = ln 3`` (``p = 3/4``), ``alpha = 2``:
     ``p^2/q + q^2/p = 9/4 + 1/12 = 7/3``, so ``D_2 = ln(7/3)`` = 0.8472978603872037:
 
+    >>> import mpmath
     >>> print(mpmath.nstr(rr_renyi(eps=mpmath.log(3), alpha=2), 16))
     0.8472978603872037
     """

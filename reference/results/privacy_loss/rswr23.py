@@ -13,13 +13,12 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import mpmath
-
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import (
     MPF,
     Ctx,
+    binary_order,
     endpoints,
     exp,
     expm1,
@@ -224,7 +223,7 @@ def renyi(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], alpha: Fractio
         return log(ctx, to_ctx(ctx, max(r for _, r in ratios)))  # log max_{p > 0} p/q
     if alpha == 1:
         return ctx.fsum(to_ctx(ctx, p) * log(ctx, to_ctx(ctx, r)) for p, r in ratios if r != 1)
-    guard = 20 + max(0, int(mpmath.mag(mpmath.mpf(alpha - 1))))
+    guard = 20 + max(0, binary_order(alpha - 1))
     with extra_bits(ctx, guard):
         a = to_ctx(ctx, alpha - 1)
         # sum_y p (p/q)^a = sum p + sum p expm1(a L): log1p keeps accuracy as alpha -> 1.
