@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from reference.tools.mutate import load_equivalent, mutants, mutated_source, run_module, summarise
+from reference.tools.mutate import run_module
+from reference.tools.mutation_report import load_equivalent, summarise
+from reference.tools.mutation_sites import mutants, mutated_source
 
 SNIPPET = '''"""Docstring 1 < 2 is not code."""
 def f(x: int = 3, y: float = 0.5) -> bool:
@@ -54,15 +56,15 @@ STRONG = WEAK + "    assert below(9) and not below(10)\n"
 FAST = ["-p", "no:hypothesispytest", "-p", "no:doctest"]
 
 
-def _statuses(root: Path, test: str) -> dict[str, str]:
+def _statuses(root: Path, test: str, toy: str = TOY, select: bool = True) -> dict[str, str]:
     (root / "reference").mkdir(parents=True)
     (root / "reference" / "__init__.py").write_text("")
-    (root / "reference" / "toy.py").write_text(TOY)
+    (root / "reference" / "toy.py").write_text(toy)
     (root / "proofs_tests").mkdir()
     (root / "proofs_tests" / "test_toy.py").write_text(test)
     outcomes, _, _ = run_module("reference/toy.py", [["proofs_tests/test_toy.py", *FAST]],
-                                root=root)
-    assert [m.original for m, _ in outcomes] == ["x < 10"] * 3
+                                root=root, select=select)
+    assert [m.original for m, _ in outcomes].count("x < 10") == 3
     return {m.mutated: status for m, status in outcomes}
 
 
@@ -80,6 +82,28 @@ def test_weak_test_lets_a_mutant_survive_and_a_strong_one_kills_it(tmp_path: Pat
     assert summary.counts == {"killed": 1, "error": 0, "timeout": 0, "equivalent": 1,
                               "survived": 1}
     assert summary.score == 0.5
+
+
+#: ``never`` is called by no test; ``square`` only by a test that cannot tell x ** 2 from x * 2
+TOY_REACH = TOY + "def never(x):\n    return x - 1\n\ndef square(x):\n    return x ** 2\n"
+TEST_REACH = STRONG + "\ndef test_square():\n    from reference.toy import square\n" \
+    "    assert square(2) == 4\n"
+
+
+def test_coverage_selection_runs_only_tests_that_reach_the_line(tmp_path: Path) -> None:
+    """Same verdicts with and without the selection; a line no test runs is ``unreached``
+    (a survivor without a run), one a test runs is judged by running that test."""
+    chosen = _statuses(tmp_path / "select", TEST_REACH, TOY_REACH)
+    everything = _statuses(tmp_path / "all", TEST_REACH, TOY_REACH, select=False)
+    assert chosen == {"x <= 10": "killed", "x > 10": "killed", "x < 11": "killed",
+                      "x + 1": "unreached", "x - 0": "unreached",
+                      "x * 2": "survived", "x ** 3": "killed"}
+    assert everything == {**chosen, "x + 1": "survived", "x - 0": "survived"}
+    summary = summarise("reference/toy.py", [(m, chosen[m.mutated]) for m in
+                                             mutants("reference/toy.py", TOY_REACH)],
+                        [], 1.0, 1.0, [])
+    assert summary.counts["survived"] == 3
+    assert sum("no mapped test runs this line" in line for line in summary.lines()) == 2
 
 
 def test_equivalent_list_parses_and_names_its_fields() -> None:
