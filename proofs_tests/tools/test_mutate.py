@@ -110,3 +110,18 @@ def test_equivalent_list_parses_and_names_its_fields() -> None:
     for entry in load_equivalent():
         assert {"module", "line", "original", "mutated", "reason"} <= set(entry), entry
         assert (Path(__file__).parents[2] / str(entry["module"])).exists()
+
+
+def test_a_listed_pair_survives_line_shifts_unless_it_is_ambiguous() -> None:
+    """A listed (original, mutated) pair unique in its module matches at any line (edits
+    above it move it); one that occurs twice matches only at its listed line."""
+    from reference.tools.mutation_report import is_listed
+    from reference.tools.mutation_sites import Mutant
+
+    entry = [{"module": "m.py", "line": 2, "original": "x < 10", "mutated": "x <= 10"}]
+    moved = Mutant("m.py", 0, 0, 7, "x < 10", "x <= 10")
+    assert is_listed(moved, entry, unique=True)
+    assert not is_listed(moved, entry, unique=False)
+    assert is_listed(Mutant("m.py", 0, 0, 2, "x < 10", "x <= 10"), entry, unique=False)
+    assert not is_listed(Mutant("m.py", 0, 0, 2, "x < 10", "x > 10"), entry, unique=True)
+    assert not is_listed(Mutant("n.py", 0, 0, 2, "x < 10", "x <= 10"), entry, unique=True)

@@ -18,7 +18,7 @@ with that line changed, so it cannot kill the mutant; a mutant no test reaches s
 without a run; a line run at import (module level, defaults, decorators) runs every mapped
 test.  ``--all-tests`` skips the selection and runs every mapped test for each mutant.
 A mutant that fails import, a test, or the timeout (``--timeout-factor`` x baseline) is
-killed.  Survivors listed in ``reference/tools/mutation_equivalent.toml`` (same module,
+killed.  Survivors listed in ``reference/tools/mutation_equivalent/`` (same module,
 line, original and mutated text) are equivalent; any other makes the exit status 1.
 """
 
@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reference.tools.mutation_report import (
-    EQUIVALENT_FILE,
+    EQUIVALENT_DIR,
     STATUSES,
     Summary,
     load_equivalent,
@@ -269,5 +269,5 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["EQUIVALENT_FILE", "STATUSES", "Mutant", "Summary", "mapped_tests", "mutants",
+__all__ = ["EQUIVALENT_DIR", "STATUSES", "Mutant", "Summary", "mapped_tests", "mutants",
            "mutated_source", "run_module"]
