@@ -69,18 +69,17 @@ def test_pointwise_delta_at_zero(pq: tuple[list[Fraction], list[Fraction]]) -> N
     P, Q = pq
     mx = sum((p for p, q in zip(P, Q, strict=True) if p != q), Fraction(0))
     my = sum((q for p, q in zip(P, Q, strict=True) if p != q), Fraction(0))
-    enc = get("RRUV16:Def2.2").certified(P=P, Q=Q, eps=0)
-    if any(p == q and p.denominator & (p.denominator - 1) for p, q in zip(P, Q, strict=True)):
-        # a tie at a non-dyadic point: see the strict xfail below; soundness only here.
-        assert frac(enc.lo) <= max(mx, my) <= frac(enc.hi)
-        return
-    pinned(enc, max(mx, my))
+    pinned(get("RRUV16:Def2.2").certified(P=P, Q=Q, eps=0), max(mx, my))
 
 
-@pytest.mark.xfail(strict=True, reason="finding: RRUV16:Def2.2 at eps = 0 with P(a) = Q(a) = 2/3 "
-                   "(non-dyadic) gives the sound but uninformative enclosure [0, 1+]; exact 0")
 def test_pointwise_delta_tie_is_informative() -> None:
+    """Regression: a tie P(a) = Q(a) at a non-dyadic mass and eps = 0 gave the sound but
+    uninformative [0, 1+] (the interval comparison of p with e^0 q could not decide); the
+    events are now decided on the exact inputs.  Exact values: 0, and 1/3 when the other
+    point differs."""
     pinned(get("RRUV16:Def2.2").certified(P="2/3,1/3", Q="2/3,1/3", eps=0), Fraction(0))
+    pinned(get("RRUV16:Def2.2").certified(P="2/3,1/3,0", Q="2/3,0,1/3", eps=0),
+           Fraction(1, 3))
 
 
 # ---- Rényi divergence at integer orders: exp((a-1) D) is a rational sum ------------------

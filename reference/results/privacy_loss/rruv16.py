@@ -12,12 +12,12 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import mpmath
-from mpmath import mp
+from mpmath import iv, mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, exp, expm1, is_interval
+from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, is_interval, to_ctx
 from reference.core.params import Param, distribution, nonneg, positive
 from reference.results.privacy_loss.rswr23 import FinitePair, hockey_stick_divergence, same_length
 
@@ -37,39 +37,52 @@ def ctx_max(ctx: Ctx, x: MPF, y: MPF) -> MPF:
     return x if x >= y else y
 
 
-def _greater(ctx: Ctx, x: MPF, y: MPF) -> bool | None:
-    """Whether ``x > y``; ``None`` when an interval evaluation cannot decide."""
-    if not is_interval(ctx):
-        return bool(x > y)
-    a, b = endpoints(x), endpoints(y)
-    if a.lo > b.hi:
-        return True
-    if a.hi <= b.lo:
-        return False
-    return None
+def exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
+    """Whether ``ratio > e^eps`` for rationals ``ratio >= 0`` and ``eps >= 0``, decided exactly.
 
+    ``e^eps`` is irrational for a rational ``eps != 0`` (Lindemann), so it never ties with
+    ``ratio``: raising the precision of a rigorous enclosure of ``e^eps`` always separates
+    them, and the loop ends.  At ``eps = 0`` the comparison is with 1, exactly.
 
-def pointwise_failure(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
-    """``max(P[|L| > eps], Q[|L| > eps])`` with ``L = log(p/q)`` (shared helper).
-
-    ``|L| > eps`` iff ``p > e^eps q`` or ``q > e^eps p``, which needs no logarithm and is
-    right at ``p = 0`` or ``q = 0``.  When an interval evaluation cannot decide the event
-    at an outcome, its mass enters as ``[0, mass]``: the enclosure stays valid.
+    >>> exceeds_exp(Fraction(1), Fraction(0)), exceeds_exp(Fraction(2), Fraction(0))
+    (False, True)
+    >>> e_above, e_below = Fraction(27183, 10000), Fraction(2718, 1000)  # e = 2.71828...
+    >>> exceeds_exp(e_above, Fraction(1)), exceeds_exp(e_below, Fraction(1))
+    (True, False)
     """
-    w = exp(ctx, eps)
-    unit = ctx.mpf((0, 1)) if is_interval(ctx) else ctx.one
-    under_p: list[MPF] = []
-    under_q: list[MPF] = []
+    if eps == 0 or ratio <= 1:
+        return ratio > 1
+    bits, saved = 64, (iv.prec, mp.prec)
+    while True:
+        try:
+            iv.prec = mp.prec = bits
+            e = endpoints(exp(iv, to_ctx(iv, eps)))
+        finally:
+            iv.prec, mp.prec = saved
+        if compare(e.hi, ratio) < 0:
+            return True
+        if compare(e.lo, ratio) > 0:
+            return False
+        bits *= 2
+
+
+def pointwise_failure(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction,
+                      ) -> MPF:
+    """``max(P[|L| > eps], Q[|L| > eps])`` with ``L = log(p/q)``, from exact inputs.
+
+    ``|L| > eps`` iff ``p > e^eps q`` or ``q > e^eps p``, decided exactly for each outcome
+    (:func:`exceeds_exp`; right at ``p = 0`` or ``q = 0``), so both masses are exact
+    rationals and the result is one rational, rounded once (a tie ``p = q`` at ``eps = 0``
+    is not an event, whatever the masses).
+    """
+    under_p = under_q = Fraction(0)
     for p, q in zip(P, Q, strict=True):
-        up, down = _greater(ctx, p, w * q), _greater(ctx, q, w * p)
+        up = p > 0 and (q == 0 or exceeds_exp(p / q, eps))
+        down = q > 0 and (p == 0 or exceeds_exp(q / p, eps))
         if up or down:
-            under_p.append(p)
-            under_q.append(q)
-        elif up is None or down is None:
-            under_p.append(p * unit)
-            under_q.append(q * unit)
-    return ctx_max(ctx, ctx.fsum(under_p) if under_p else ctx.zero,
-                   ctx.fsum(under_q) if under_q else ctx.zero)
+            under_p += p
+            under_q += q
+    return to_ctx(ctx, max(under_p, under_q))
 
 
 _PAIR = [distribution("P", "0.5,0.5", "law of X"), distribution("Q", "0.25,0.75", "law of Y")]
@@ -99,13 +112,15 @@ def indistinguishable_delta(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: M
         "indistinguishable", kind="definition",
         statement=r"\delta^\star=\max\big(\mathbb P_{a\sim X}[|L(a)|>\varepsilon],\ "
                   r"\mathbb P_{a\sim Y}[|L(a)|>\varepsilon]\big),\ L=\log\frac{P(a)}{Q(a)}",
-        params=[*_PAIR, nonneg("eps", "0.5")], precondition=same_length)
-def pointwise_delta(ctx: Ctx, P: Sequence[MPF], Q: Sequence[MPF], eps: MPF) -> MPF:
+        params=[*_PAIR, nonneg("eps", "0.5")], precondition=same_length, exact_inputs=True)
+def pointwise_delta(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction,
+                    ) -> MPF:
     """Smallest ``delta`` with ``X, Y`` (eps, delta)-point-wise indistinguishable.
 
     RRUV16 Definition 2.2: ``|log(P[X=a]/P[Y=a])| <= eps`` with probability ``>= 1-delta``
     both over ``a ~ X`` and over ``a ~ Y``; outcomes where one law vanishes have
-    ``|L| = inf``.  Domain: probability vectors of equal length, ``eps >= 0``.
+    ``|L| = inf``.  Domain: probability vectors of equal length, ``eps >= 0``.  The events
+    are decided on the exact inputs, so the value is a rational rounded once.
 
     >>> pointwise_delta(P="0.5,0.5", Q="0.25,0.75", eps="0.5")  # |L| = log 2, log(3/2)
     mpf('0.5')
