@@ -81,3 +81,59 @@ def test_skellam_path_loss_equals_joint_pmf_ratio(n: int, seed: int, fx: int, fx
     assert abs(float(value) - (joint(fx) - joint(fxp))) < 1e-8
     with pytest.raises(DomainError, match="integer"):
         skellam_path_loss(times=times, y=[int(v) for v in y], fx=0.5, fxp=0, lam1=1, lam2=1)
+
+
+def _arb_log_pmf(k: int, m1: Fraction, m2: Fraction) -> object:
+    """log P[Skell(m1, m2) = k] in arb from the normalised series: for k >= 0,
+    k log m1 - lgamma(k + 1) - m1 - m2 + log sum_j (m1 m2)^j k! / ((j + k)! j!)."""
+    import flint
+
+    if k < 0:
+        k, m1, m2 = -k, m2, m1
+    a1 = flint.arb(m1.numerator) / m1.denominator
+    a2 = flint.arb(m2.numerator) / m2.denominator
+    total, term, j = flint.arb(1), flint.arb(1), 0
+    while True:
+        term = term * a1 * a2 / ((j + k + 1) * (j + 1))
+        total += term
+        j += 1
+        if j > 2 * (a1 * a2).sqrt().upper() + 5 and term < flint.arb(2) ** -800:
+            break
+    return k * a1.log() - flint.arb(k + 1).lgamma() + total.log() - a1 - a2
+
+
+@covers("WRWR22:Sec4-Skellam-NR")
+@pytest.mark.parametrize("y_last", [5, 10**6, 10**30, -10**30, 10**300])
+@pytest.mark.parametrize(("fx", "fxp"), [(3, 0), (0, -1), (-7, 2)])
+def test_skellam_path_loss_tight_at_huge_releases(y_last: int, fx: int, fxp: int) -> None:
+    """Regression: at |y_n - f| ~ 1e30 each log-pmf is ~ -7e31, and the loss (their
+    difference, ~ 200) was enclosed only to 2.5e-29 (the mean's rounding amplified by
+    m^|k|).  Now the enclosure holds the arb value (600 bits, its own series) and is as
+    narrow as the working precision warrants; the plain value agrees to 1e-45 relative."""
+    import flint
+
+    from proofs_tests.arb_support import arb_ends
+
+    times, lam1, lam2 = "14.5,0.74", "0.9999999999999999", "2"
+    m1, m2 = Fraction("0.74") * Fraction(lam1), Fraction("0.74") * Fraction(lam2)
+    old = flint.ctx.prec
+    flint.ctx.prec = 2 * (10**300).bit_length() + 600
+    try:
+        lo, hi = arb_ends(_arb_log_pmf(y_last - fx, m1, m2) - _arb_log_pmf(y_last - fxp, m1, m2))
+    finally:
+        flint.ctx.prec = old
+    args = {"times": times, "y": f"0,{y_last}", "fx": fx, "fxp": fxp, "lam1": lam1,
+            "lam2": lam2}
+    enc = skellam_path_loss.certified(**args)
+    e_lo, e_hi = _exact(enc.lo), _exact(enc.hi)
+    assert e_lo <= lo and hi <= e_hi
+    scale = max(abs(lo), 1)
+    assert e_hi - e_lo <= scale * Fraction(1, 10**50)
+    assert abs(_exact(skellam_path_loss(**args)) - lo) <= scale * Fraction(1, 10**45)
+
+
+def _exact(x: object) -> Fraction:
+    """An mpf's exact value (all its bits, not rounded to the current mp precision)."""
+    sign, man, exp, _ = x._mpf_  # type: ignore[attr-defined]
+    v = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -v if sign else v

@@ -220,16 +220,7 @@ def _extreme(rid: str, data: st.DataObject) -> dict[str, Any]:
     return data.draw(extreme_params(get(rid), INT_CAPS), label="params")
 
 
-#: Sound but not informative at some extreme inputs (open finding, kept visible): the
-#: Skellam path loss with |y - f| ~ 1e30 gets an enclosure 2.5e-29 wide at a value of -69.7
-#: (lam1 = 1 - 1e-16-ish, times 14.5 and 0.74); extra input bits do not help, so the loss of
-#: precision is inside the Skellam pmf routine.  Non-strict: most draws pass.
-WIDE_AT_EXTREMES = {"WRWR22:Sec4-Skellam-NR": "finding: enclosure 2.5e-29 wide at |y - f| ~ 1e30"}
-
-
-@pytest.mark.parametrize("rid", [
-    pytest.param(rid, marks=pytest.mark.xfail(strict=False, reason=WIDE_AT_EXTREMES[rid]))
-    if rid in WIDE_AT_EXTREMES else rid for rid in sorted(ROUTES)])
+@pytest.mark.parametrize("rid", sorted(ROUTES))
 @settings(max_examples=share(Fraction(1, 20)), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
           phases=NO_SHRINK)

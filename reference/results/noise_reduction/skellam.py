@@ -31,7 +31,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, exp, log
+from reference.core.numeric import MPF, Ctx, endpoints, exp, extra_bits, log, to_ctx
 from reference.core.params import (
     Param,
     all_of,
@@ -127,12 +127,12 @@ def _int_path(values: Mapping[str, Any], where: str) -> None:
                 Param("fxp", "int", example="0", doc="f(x') (an integer)"), *_LAMS],
         precondition=all_of(equal_lengths("times", "y"), TIMES_DECREASE,
                             max_length("times", MAX_DIM), _int_path),
-        status="reconstructed",
+        status="reconstructed", exact_inputs=True,
         notes="No privacy analysis survives (the appendix is missing); the noise-reduction "
               "identity is derived here (see the proof note). Integer f is required (erratum "
               "WRWR22:Sec4-Skellam-integer).")
-def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, fxp: int,
-                      lam1: MPF, lam2: MPF) -> MPF:
+def skellam_path_loss(ctx: Ctx, times: list[Fraction], y: tuple[int, ...], fx: int, fxp: int,
+                      lam1: Fraction, lam2: Fraction) -> MPF:
     """The privacy loss of the released path: the Skellam log-pmf ratio at the last release.
 
     WRWR22 §4 (Skellam noise reduction; reconstructed).
@@ -140,6 +140,12 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
     The joint pmf of ``y_1..y_n`` is ``P[X_{T_n} = y_n - f] prod_k P[increment = y_k -
     y_{k+1}]`` and only the first factor depends on ``f``.  Domain: non-increasing positive
     times, integer releases and statistics, ``lam > 0``.
+
+    Each log-pmf is about ``|k| log |k|`` at ``k = y_n - f``, and ``m^|k|`` multiplies the
+    relative error of the mean ``m = T_n lam`` by ``|k|``; the loss is their difference,
+    of order ``|f(x) - f(x')| log |k|``.  So the means are formed exactly and both log-pmfs
+    get twice the bits of ``|k|`` as guard bits: the loss keeps the working precision
+    (at ``|k| = 10^30`` it was known to 1e-29 only).
 
     Proof note.  ``X_t = P_1(t) - P_2(t)`` has independent increments. Read at ``T_1 >= ...
     >= T_n``, ``X_{T_k} = X_{T_n} + (X_{T_k} - X_{T_n})`` with increments over disjoint
@@ -153,10 +159,11 @@ def skellam_path_loss(ctx: Ctx, times: list[MPF], y: tuple[int, ...], fx: int, f
     ...                                     lam1=1, lam2=1), 10))
     0.8367233062
     """
-    t = times[-1]
-    m1, m2 = t * lam1, t * lam2
-    return (log(ctx, skellam_pmf_core(ctx, y[-1] - fx, m1, m2))
-            - log(ctx, skellam_pmf_core(ctx, y[-1] - fxp, m1, m2)))
+    k1, k2 = y[-1] - fx, y[-1] - fxp
+    with extra_bits(ctx, 2 * max(abs(k1), abs(k2)).bit_length() + 16):
+        m1, m2 = to_ctx(ctx, times[-1] * lam1), to_ctx(ctx, times[-1] * lam2)
+        return (log(ctx, skellam_pmf_core(ctx, k1, m1, m2))
+                - log(ctx, skellam_pmf_core(ctx, k2, m1, m2)))
 
 
 @erratum("WRWR22:Sec4-Skellam-wording", location="WRWR22 §4, Skellam noise reduction",
