@@ -64,7 +64,7 @@ DEFAULT_MODULES = tuple(sorted(
 CATALOGUE_TESTS = ["proofs_tests/test_contract.py", "-k",
                    "test_example_inputs_evaluate_and_enclose or test_bad_input_gives_domain_error"]
 #: Catalogue-wide contracts, parametrised by result id.
-CONTRACTS = ("test_contract.py", "test_contract_strict.py")
+CONTRACTS = ("test_contract.py", "test_contract_strict.py", "test_errata_confirmed.py")
 #: Extra property tests for core modules used mainly by particular results.
 CORE_EXTRA = {"special": ["proofs_tests/privacy_loss/test_lec11.py", "proofs_tests/composition"],
               "roots": [f"proofs_tests/conversions/test_{p}.py" for p in ("bw18", "cks20")]}

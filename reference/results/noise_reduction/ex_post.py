@@ -9,8 +9,8 @@ turns many simulated runs into the Clopper–Pearson test of ``P[L > E] <= delta
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from reference.core.errata import Check, Kind, erratum
@@ -106,12 +106,15 @@ def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
                    "(Def. 4.1); the two agree for continuous losses only",
          kind=Kind.FALSE_PROOF_STEP,
          consequence="none for continuous losses; for discrete ones the '>=' step fails "
-                     "(randomised response: P[L >= E] = 0.7311 with delta = 0)")
+                     "(randomised response with odds 3: P[L >= E] = 3/4 with delta = 0)")
 def _lemma51_check() -> Check:
-    eps = 1.0
-    # Randomised response at level eps: the loss is +eps w.p. e^eps/(1 + e^eps), else -eps.
-    p_top = math.exp(eps) / (1 + math.exp(eps))
-    strict, weak = 0.0, p_top          # P[L > eps], P[L >= eps] with E = eps, delta = 0
-    return Check(strict == 0.0 and weak > 0.7, f"randomised response, E = eps = 1, delta = 0: "
-                 f"P[L > E] = 0 (the hypothesis holds) but P[L >= E] = {p_top:.4f}, so the "
+    # Randomised response with odds 3: P = (3/4, 1/4), Q = (1/4, 3/4), so L = +-log 3.  With
+    # E = log 3 the event L > E is p/q > 3 and L >= E is p/q >= 3, decided on exact ratios.
+    P, Q, odds = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4)), 3
+    strict = sum((p for p, q in zip(P, Q, strict=True) if p / q > odds), Fraction(0))
+    weak = sum((p for p, q in zip(P, Q, strict=True) if p / q >= odds), Fraction(0))
+    delta = Fraction(0)
+    return Check(strict <= delta < weak, f"randomised response with odds 3, E = log 3, "
+                 f"delta = {delta}: P[L > E] = {strict} (the hypothesis holds) but "
+                 f"P[L >= E] = {weak} > delta, so the "
                  "'>=' conclusion fails for m = 1")
