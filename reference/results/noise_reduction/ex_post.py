@@ -83,7 +83,7 @@ def compose_expost(ctx: Ctx, expost: list[MPF], deltas: list[MPF]) -> ExPost:
     """``(sum E_i, sum delta_i)``: the ex-post guarantee of ``m`` adaptively chosen rounds.
 
     RSWR23 Lemma 5.1 (the losses add, a union bound adds the deltas).  Domain: equally long
-    sequences of nonnegative bounds and deltas.
+    sequences of nonnegative bounds and deltas, at most ``10^4`` rounds.
 
     Proof note.  If round ``i`` is ``(E_i, delta_i)``-ex-post private, ``P[L_i > E_i] <=
     delta_i`` given the past, hence unconditionally. The total loss is ``L = sum L_i`` and
