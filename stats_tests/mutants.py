@@ -15,9 +15,16 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+from functools import lru_cache
 from pathlib import Path
 
 from reference.tools.mutate import ROOT, Mutant, mutants, mutated_source
+
+
+@lru_cache(maxsize=32)
+def _sites(rel: str, source: str) -> tuple[Mutant, ...]:
+    """The tool's mutants of one version of a module (cached: several checks share one)."""
+    return tuple(mutants(rel, source))
 
 
 def find(module: str, original: str, mutated: str, line: int | None = None) -> Mutant:
@@ -28,12 +35,12 @@ def find(module: str, original: str, mutated: str, line: int | None = None) -> M
     """
     path = Path(importlib.import_module(module).__file__ or "")
     rel = str(path.resolve().relative_to(ROOT))
-    found = [m for m in mutants(rel, path.read_text())
+    sites = _sites(rel, path.read_text())
+    found = [m for m in sites
              if m.original == original and m.mutated == mutated
              and (line is None or m.line == line)]
     if len(found) != 1:
-        candidates = sorted({(m.line, m.original) for m in mutants(rel, path.read_text())
-                             if original in m.original})
+        candidates = sorted({(m.line, m.original) for m in sites if original in m.original})
         raise LookupError(f"{len(found)} mutants of {module} turn {original!r} into "
                           f"{mutated!r} (line {line}); sites with that text: {candidates}")
     return found[0]
