@@ -84,7 +84,7 @@ def test_power_filter_with_constant_halved() -> None:
 def test_power_mutant_filter_root_term_subtracted() -> None:
     """Power check on a mutant of ``filter_statistic`` planted by the mutation tool:
     ``drift + self_normalized(...)`` turned into ``drift - self_normalized(...)``, run with
-    the constant-adversary test's harness (eps = 1/32, delta_g = 0.05, T = 400) on 2e4 runs.
+    the constant-adversary test's harness (eps = 1/32, delta_g = 0.05, T = 400) on 1e4 runs.
 
     K then stays below eps_g, so the filter never halts and every run plays T = 400 rounds
     (asserted); the exact failure rate is the binomial tail P[|eps(2U - 400)| > 1] = 0.1152
@@ -92,7 +92,7 @@ def test_power_mutant_filter_root_term_subtracted() -> None:
     probability 1.0 (exact, computed below: > 1 - 1e-9); false failure <= 1e-6."""
     wrong = mutant(RRUV16, "drift + self_normalized(ctx, 4 * S, x, log_term)",
                    "drift - self_normalized(ctx, 4 * S, x, log_term)")
-    dg, eps, n = 0.05, Fraction(1, 32), 20_000
+    dg, eps, n = 0.05, Fraction(1, 32), 10_000
     run = simulate_filter([eps], constant_policy(0), advanced(dg, module=wrong), EPS_G, 400,
                           n, rng("thm5.1-mutant"))
     assert set(np.unique(run.rounds)) == {400}

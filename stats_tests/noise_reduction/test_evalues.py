@@ -25,7 +25,7 @@ from reference.results.noise_reduction.evalues import (
 )
 from reference.sim.adversaries import NP
 from reference.sim.brownian_paths import backward_paths, first_true
-from reference.sim.mean_check import check_mean, mean_power
+from reference.sim.mean_check import check_mean, mean_margin, mean_power
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 from stats_tests.mutants import mutant
 
@@ -187,7 +187,7 @@ def test_power_theorem5_as_printed() -> None:
 # hand-written values) computes the harness's statistic, with one fault planted.
 
 EVALUES = "reference.results.noise_reduction.evalues"
-N_POWER = 20_000
+N_POWER = 10_000
 
 
 def capped_lognormal_mean(mu: float, sig: float) -> float:
@@ -201,12 +201,13 @@ def capped_lognormal_mean(mu: float, sig: float) -> float:
 def test_power_mutant_martingale_compensator() -> None:
     """Power check on a mutant of ``backward_martingale`` planted by the mutation tool: the
     compensator ``lam^2 / (2 t)`` turned into ``lam^2 * (2 t)``, with the main test's
-    stopping rule (first grid time, scanning downwards, with M >= 10) on 2e4 paths.
+    stopping rule (first grid time, scanning downwards, with M >= 10) on 1e4 paths.
 
     Every path whose value at the last time t = 0.01 is >= 10 is stopped at a value >= 10,
     so the capped mean is >= 10 P[B/t - 2t >= log 10] = 10 sf((log 10 + 0.02) sqrt(t)) =
     4.082 (exact normal tail), and the Hoeffding test rejects with probability
-    >= 1 - 1e-300 (:func:`mean_power`, computed below); false failure <= 1e-6."""
+    >= 1 - 1e-140 (Hoeffding, as :func:`mean_power`: exponent computed below); false
+    failure <= 1e-6."""
     b = backward_paths(GRID, N_POWER, rng("lem6.1-mutant"))
     assert np.allclose(backward_martingale.core(NP, 1.0, b[:4], GRID), m_values(1.0, b[:4], GRID))
     wrong = mutant(EVALUES, "lam**2 / (2 * t)", "lam ** 2 * (2 * t)")
@@ -216,6 +217,8 @@ def test_power_mutant_martingale_compensator() -> None:
     t = GRID[-1]
     mu_lb = 10 * float(stats.norm.sf((math.log(10) + 2 * t) * math.sqrt(t)))
     assert mu_lb == pytest.approx(4.082, abs=1e-3)
+    gap = mu_lb - 1 - mean_margin(N_POWER, CAP)
+    assert 2 * N_POWER * gap**2 / CAP**2 / math.log(10) > 140
     assert mean_power(mu_lb, N_POWER, CAP) == 1.0
     check = check_mean(stopped, CAP)
     assert check.rejected, str(check)
