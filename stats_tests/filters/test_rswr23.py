@@ -22,7 +22,7 @@ from scipy import stats
 
 from reference.results import covers
 from reference.results.conversions.rswr23 import zcdp_budget
-from reference.results.filters.rswr23 import concurrent_filter, zcdp_filter
+from reference.results.filters.rswr23 import concurrent_filter, expost_filter, zcdp_filter
 from reference.sim.adversaries import (
     up_probability,
 )
@@ -296,3 +296,49 @@ def test_concurrent_filter_deciding_and_power_on_a_mutant() -> None:
     assert p_true == pytest.approx(0.3567, abs=1e-4)
     assert rejection_probability(p_true, n, bound, ALPHA) > 1 - 1e-9
     assert check_rate(loss > 2, None, bound).rejected
+
+
+def leaky_expost_schedule(module: types.ModuleType, level: Fraction, leak: Fraction, n: int,
+                          label: str, horizon: int = 40) -> tuple[np.ndarray, int]:
+    """Rounds of RR with ``level`` (ex-post bound ``level`` on both outputs) that leak the
+    data with probability ``leak`` (loss +inf), while ``module.expost_filter`` with
+    (eps, delta) = (1, 3/100) CONTinues: the stopped losses and the rounds run."""
+    g = rng(label)
+    loss = np.zeros(n)
+    rounds = 0
+    while rounds < horizon and not module.expost_filter(
+            expost=[level] * rounds, deltas=[leak] * (rounds + 1), eps=1,
+            delta=Fraction(3, 100)).halt:
+        leaked = g.random(n) < float(leak)
+        up = g.random(n) < up_probability(float(level))
+        loss += np.where(leaked, np.inf, np.where(up, float(level), -float(level)))
+        rounds += 1
+    return loss, rounds
+
+
+@covers("RSWR23:Lem5.2")
+def test_expost_filter_deciding_and_power_on_a_mutant() -> None:
+    """RR rounds of 1/8 leaking with probability 1/100 under the library's Lemma 5.2 filter
+    at (eps, delta) = (1, 0.03): its delta rule stops before the fourth round (3 rounds
+    run), the loss exceeds 1 only on a leak, exact rate 1 - 0.99^3 = 0.0297 <= 0.03 (false
+    failure <= 1e-6).
+
+    Power check on a mutant planted by the mutation tool: the stopping rule's ``or``
+    turned into ``and`` (stop only when the budget is spent and the deltas are over).  It
+    runs 8 rounds: the exact rate is 1 - 0.99^8 = 0.0773, so 2e4 runs reject with
+    probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    level, leak, n, delta = Fraction(1, 8), Fraction(1, 100), 20_000, 0.03
+    real = types.ModuleType("real")
+    real.expost_filter = expost_filter  # type: ignore[attr-defined]
+    loss, rounds = leaky_expost_schedule(real, level, leak, n, "rswr23-lem5.2-schedule")
+    assert rounds == 3
+    assert not check_rate(loss > 1, None, delta).rejected
+
+    wrong = mutant(FILTERS, "_total(values, expost) == values[eps] or values[delta] < "
+                   "_total(values, deltas)", "_total(values, expost) == values[eps] and "
+                   "values[delta] < _total(values, deltas)")
+    loss, rounds = leaky_expost_schedule(wrong, level, leak, n, "rswr23-lem5.2-mutant")
+    assert rounds == 8
+    p_true = 1 - 0.99**8
+    assert rejection_probability(p_true, n, delta, ALPHA) > 1 - 1e-9
+    assert check_rate(loss > 1, None, delta).rejected

@@ -198,7 +198,7 @@ def test_brownian_filter_deciding_and_power_on_a_mutant() -> None:
     assert check_rate(total > eps, None, delta).rejected
 
 
-@covers("RSWR23:Thm6")
+@covers("RSWR23:Thm6", "RSWR23:Thm6-printed")
 def test_unified_filter_deciding_and_power_on_a_mutant() -> None:
     """zCDP rounds of 1/10 alternating with Brownian rounds at t = 5 (cost 1/10) under the
     library's Theorem 6 filter, rho = 1, delta'' = 0.05: it halts after 10 rounds, the total
@@ -224,6 +224,19 @@ def test_unified_filter_deciding_and_power_on_a_mutant() -> None:
     assert float(stats.norm.sf((eps - spend) / math.sqrt(2 * spend))) == pytest.approx(
         0.0072, abs=1e-4)
     assert not check_rate(total > eps, None, dpp).rejected
+
+    # Power check on a mutant of ``unified_filter_printed`` planted by the mutation tool:
+    # its epsilon's ``2 rho log(1/delta'')`` under the root turned into
+    # ``2 rho / log(1/delta'')`` (eps = 2.634 instead of 5.895): the real run's N(1, 2) total
+    # exceeds it with exact probability 0.1239 > 0.05, rejected with probability 1.0
+    # (exact, > 1 - 1e-9).
+    printed = float(mutant(FILTERS, "2 * rho * log(ctx, 1 / delta_pp)",
+                           "2 * rho / log(ctx, 1 / delta_pp)").unified_filter_printed(
+        rho=rho, delta_pp=dpp).eps)
+    p_printed = float(stats.norm.sf((printed - spend) / math.sqrt(2 * spend)))
+    assert p_printed == pytest.approx(0.1239, abs=1e-4)
+    assert rejection_probability(p_printed, N_SCHEDULE, dpp, ALPHA) > 1 - 1e-9
+    assert check_rate(total > printed, None, dpp).rejected
 
     wrong = mutant(FILTERS, 'total + sum(values.get("rho_z", ()), Fraction(0))',
                    "total - sum(values.get('rho_z', ()), Fraction(0))")
