@@ -93,6 +93,27 @@ def test_power_mutant_conversion_root_over_log(rho: float) -> None:
     assert rejected, rate
 
 
+@covers("RSWR23:Lem2.2", "RSWR23:Lem2.3")
+def test_power_mutant_gaussian_zcdp_precision_inverted() -> None:
+    """The Gaussian of sd 1/2 (precision 4) is charged ``gaussian_zcdp(rho=4)`` = 2 and
+    converted at delta = 0.05 by the library; its sampled loss (the main test's rho = 2
+    sample) stays within delta (that test).  Power check on a mutant of ``gaussian_zcdp``
+    planted by the mutation tool: ``sensitivity**2 * rho`` turned into ``sensitivity**2 /
+    rho`` (precision read as variance: zCDP 1/8 instead of 2, eps' = 1/8 + 2 sqrt(log(20)/8)
+    = 1.349).  The true loss N(2, 4) exceeds it with exact probability 0.6276, so 2e5 runs
+    reject with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho = float(mutant(RSWR23, "sensitivity**2 * rho", "sensitivity ** 2 / rho")
+                .gaussian_zcdp(rho=4, sensitivity=1))
+    assert rho == 0.125
+    eps_wrong = float(zcdp_to_dp(rho=rho, delta=DELTA))
+    p_true = float(stats.norm.sf((eps_wrong - 2.0) / 2.0))
+    assert p_true == pytest.approx(0.6276, abs=1e-4)
+    n = 200_000
+    assert rejection_probability(p_true, n, DELTA, ALPHA) > 1 - 1e-9
+    rejected, rate = loss_tail_check(eps_wrong, 2.0, n, "lem2.3-2.0")
+    assert rejected, rate
+
+
 @covers("RSWR23:Lem2.4")
 def test_adaptive_two_round_composition() -> None:
     """Round 2's query depends on round 1's output; the summed loss obeys eps(rho1+rho2).
