@@ -24,6 +24,12 @@ from stats_tests.composition_support import (
     homogeneous,
     run,
 )
+from stats_tests.mutants import mutant
+
+LEC11 = "reference.results.composition.lec11"
+#: The mean term's ``+`` turned into ``-`` in ``advanced_composition_tanh`` (the tool's text).
+_ROOT_TERM = "eps * ctx.sqrt(2 * k * log(ctx, 1 / delta_prime))"
+_MEAN_TERM = "k * eps * _tanh_half(ctx, eps)"
 
 
 @covers("LEC11:AdvComp")
@@ -52,6 +58,25 @@ def test_power_lec11_without_mean_term() -> None:
     assert p_true == pytest.approx(0.488, abs=1e-3)
     assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
     rejected, _ = run(eps, DELTA, wrong, float(g.delta), N_QUICK, label)
+    assert rejected
+
+
+@covers("LEC11:AdvComp")
+def test_power_lec11_mutant_mean_term_subtracted() -> None:
+    """Power check on a mutant of ``lec11.advanced_composition_tanh`` planted by the mutation
+    tool: the mean term's ``+`` turned into ``-`` (eps~ = eps sqrt(2k ln(1/delta')) - k eps
+    tanh(eps/2), here -0.0072), with the same harness, sample and bound 0.06.
+
+    Its exact exceedance is 0.9953 (binomial law); with n = 1e5 the harness rejects with
+    probability 1.0 (computed below by ``rejection_probability``); false-failure 1e-6."""
+    wrong = mutant(LEC11, f"{_ROOT_TERM} + {_MEAN_TERM}", f"{_ROOT_TERM} - {_MEAN_TERM}")
+    eps, label = homogeneous(N_QUICK)
+    g = wrong.advanced_composition_tanh(eps=EPS, k=K, delta_prime=SLACK, delta=DELTA)
+    assert float(g.delta) == pytest.approx(K * DELTA + SLACK)  # the fault is in eps~ only
+    p_true = exact_exceedance(eps, DELTA, float(g.eps))
+    assert p_true == pytest.approx(0.9953, abs=1e-4)
+    assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
+    rejected, _ = run(eps, DELTA, float(g.eps), float(g.delta), N_QUICK, label)
     assert rejected
 
 

@@ -29,6 +29,9 @@ from stats_tests.composition_support import (
     homogeneous,
     run,
 )
+from stats_tests.mutants import mutant
+
+RRUV16 = "reference.results.composition.rruv16"
 
 
 @covers("RRUV16:Thm2.10")
@@ -58,6 +61,26 @@ def test_power_thm210_half_sqrt_term_no_mean() -> None:
     assert run(eps, DELTA, wrong, float(g.delta), N_QUICK, label)[0]
 
 
+@covers("RRUV16:Thm2.10")
+def test_power_thm210_mutant_mean_term_over_k() -> None:
+    """Power check on a mutant of ``rruv16.advanced_composition`` planted by the mutation
+    tool: the mean term eps (e^eps - 1) k turned into eps (e^eps - 1) / k (eps_g = 12.24
+    instead of 44.67), with the same harness, sample and bound 0.06.
+
+    Its exact exceedance is 0.4876 (binomial law); with n = 1e5 the harness rejects with
+    probability 1.0 (computed below); false-failure probability 1e-6.  (The mutant
+    subtracting the root term instead has exceedance 0.052 < 0.06: no test can reject it.)"""
+    wrong = mutant(RRUV16, "eps * expm1(ctx, eps) * k", "eps * expm1(ctx, eps) / k")
+    eps, label = homogeneous(N_QUICK)
+    g = wrong.advanced_composition(eps=EPS, k=K, delta_hat=SLACK, delta=DELTA)
+    assert float(g.eps) == pytest.approx(
+        EPS * np.expm1(EPS) / K + EPS * np.sqrt(2 * K * np.log(1 / SLACK)), rel=1e-12)
+    p_true = exact_exceedance(eps, DELTA, float(g.eps))
+    assert p_true == pytest.approx(0.4876, abs=1e-4)
+    assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
+    assert run(eps, DELTA, float(g.eps), float(g.delta), N_QUICK, label)[0]
+
+
 @covers("RRUV16:fn2-advanced")
 def test_fn2_tail_within_bound() -> None:
     """Heterogeneous rounds (100 x 0.1, 100 x 0.3, delta_i = 1e-4): frequency of loss >
@@ -85,3 +108,20 @@ def test_power_fn2_without_mean_term() -> None:
     assert p_true == pytest.approx(0.208, abs=1e-3)
     assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
     assert run(HET_EPS, HET_DELTA, wrong, float(g.delta), N_QUICK, "lrr-het")[0]
+
+
+@covers("RRUV16:fn2-advanced")
+def test_power_fn2_mutant_spread_subtracted() -> None:
+    """Power check on a mutant of ``rruv16.advanced_composition_heterogeneous`` planted by
+    the mutation tool: ``mean + spread`` turned into ``mean - spread`` (eps_g = 3.807), with
+    the same harness, sample and bound 0.07.
+
+    Its exact exceedance is 0.6417; with n = 1e5 the harness rejects with probability 1.0
+    (computed below); false-failure probability 1e-6."""
+    wrong = mutant(RRUV16, "mean + spread", "mean - spread")
+    g = wrong.advanced_composition_heterogeneous(eps=HET_EPS, delta_hat=SLACK,
+                                                 delta=[HET_DELTA] * len(HET_EPS))
+    p_true = exact_exceedance(HET_EPS, HET_DELTA, float(g.eps))
+    assert p_true == pytest.approx(0.6417, abs=1e-4)
+    assert rejection_probability(p_true, N_QUICK, float(g.delta), ALPHA) > 0.999999
+    assert run(HET_EPS, HET_DELTA, float(g.eps), float(g.delta), N_QUICK, "lrr-het")[0]

@@ -12,6 +12,8 @@ which the same harness rejects its wrong variant.
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -19,8 +21,16 @@ from scipy import stats
 from reference.results import covers
 from reference.results.conversions.rswr23 import compose_zcdp, gaussian_zcdp, zcdp_to_dp
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 DELTA = 0.05
+RSWR23 = "reference.results.conversions.rswr23"
+
+
+def root_over_log() -> types.ModuleType:
+    """``rswr23`` with the mutation tool's fault in ``zcdp_to_dp``: ``rho * log(1/delta)``
+    under the root turned into ``rho / log(1/delta)``."""
+    return mutant(RSWR23, "rho * log(ctx, 1 / delta)", "rho / log(ctx, 1 / delta)")
 
 
 def gaussian_losses(sigma: float, shift: float, n: int, label: str) -> np.ndarray:
@@ -63,6 +73,47 @@ def test_power_conversion_with_halved_constant(rho: float) -> None:
     assert rejected, rate
 
 
+@covers("RSWR23:Lem2.3")
+@pytest.mark.parametrize("rho", [0.05, 0.5, 2.0])
+def test_power_mutant_conversion_root_over_log(rho: float) -> None:
+    """Power check on a mutant of ``rswr23.zcdp_to_dp`` planted by the mutation tool:
+    ``rho * log(1/delta)`` under the root turned into ``rho / log(1/delta)``, so that
+    eps' = rho + 2 sqrt(rho / log(1/delta)), on the main test's samples (n = 2e5).
+
+    Its true exceedance is P[N(rho, 2 rho) > eps'] = sf(sqrt(2 / log(1/delta))) = 0.2069
+    for every rho, against delta = 0.05: the harness rejects with probability 1.0 (computed
+    exactly below, > 1 - 1e-9); false-failure probability 1e-6."""
+    eps_wrong = float(root_over_log().zcdp_to_dp(rho=rho, delta=DELTA))
+    assert eps_wrong == pytest.approx(rho + 2 * np.sqrt(rho / np.log(1 / DELTA)), rel=1e-12)
+    p_true = float(stats.norm.sf((eps_wrong - rho) / np.sqrt(2 * rho)))
+    assert p_true == pytest.approx(0.2069, abs=1e-4)
+    n = 200_000
+    assert rejection_probability(p_true, n, DELTA, ALPHA) > 1 - 1e-9
+    rejected, rate = loss_tail_check(eps_wrong, rho, n, f"lem2.3-{rho}")
+    assert rejected, rate
+
+
+@covers("RSWR23:Lem2.2", "RSWR23:Lem2.3")
+def test_power_mutant_gaussian_zcdp_precision_inverted() -> None:
+    """The Gaussian of sd 1/2 (precision 4) is charged ``gaussian_zcdp(rho=4)`` = 2 and
+    converted at delta = 0.05 by the library; its sampled loss (the main test's rho = 2
+    sample) stays within delta (that test).  Power check on a mutant of ``gaussian_zcdp``
+    planted by the mutation tool: ``sensitivity**2 * rho`` turned into ``sensitivity**2 /
+    rho`` (precision read as variance: zCDP 1/8 instead of 2, eps' = 1/8 + 2 sqrt(log(20)/8)
+    = 1.349).  The true loss N(2, 4) exceeds it with exact probability 0.6276, so 2e5 runs
+    reject with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho = float(mutant(RSWR23, "sensitivity**2 * rho", "sensitivity ** 2 / rho")
+                .gaussian_zcdp(rho=4, sensitivity=1))
+    assert rho == 0.125
+    eps_wrong = float(zcdp_to_dp(rho=rho, delta=DELTA))
+    p_true = float(stats.norm.sf((eps_wrong - 2.0) / 2.0))
+    assert p_true == pytest.approx(0.6276, abs=1e-4)
+    n = 200_000
+    assert rejection_probability(p_true, n, DELTA, ALPHA) > 1 - 1e-9
+    rejected, rate = loss_tail_check(eps_wrong, 2.0, n, "lem2.3-2.0")
+    assert rejected, rate
+
+
 @covers("RSWR23:Lem2.4")
 def test_adaptive_two_round_composition() -> None:
     """Round 2's query depends on round 1's output; the summed loss obeys eps(rho1+rho2).
@@ -88,6 +139,15 @@ def test_adaptive_two_round_composition() -> None:
     p_true = float(stats.norm.sf((eps_wrong - (rho1 + rho2)) / np.sqrt(2 * (rho1 + rho2))))
     assert rejection_probability(p_true, n, DELTA, ALPHA) > 0.9999
     assert check_rate(l1 + l2 > eps_wrong, None, DELTA).rejected
+    # Power check on the mutant of ``zcdp_to_dp`` (rho * log -> rho / log, planted by the
+    # mutation tool) converting the composed rho = 0.5: the true rate is
+    # sf(sqrt(2 / log(1/delta))) = 0.2069, rejected with probability > 1 - 1e-9 (exact).
+    wrong = root_over_log()
+    eps_mut = float(wrong.zcdp_to_dp(rho=wrong.compose_zcdp(rho=[rho1, rho2]).rho, delta=DELTA))
+    p_mut = float(stats.norm.sf((eps_mut - (rho1 + rho2)) / np.sqrt(2 * (rho1 + rho2))))
+    assert p_mut == pytest.approx(0.2069, abs=1e-4)
+    assert rejection_probability(p_mut, n, DELTA, ALPHA) > 1 - 1e-9
+    assert check_rate(l1 + l2 > eps_mut, None, DELTA).rejected
 
 
 @pytest.mark.slow

@@ -13,16 +13,23 @@ the exact probability that the harness rejects it.
 from __future__ import annotations
 
 import math
+import types
+from fractions import Fraction
 
 import numpy as np
+import pytest
 from scipy import stats
 
 from reference.results import covers
 from reference.results.conversions.rswr23 import zcdp_budget
+from reference.results.filters.rswr23 import concurrent_filter, expost_filter, zcdp_filter
 from reference.sim.adversaries import (
     up_probability,
 )
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
+
+FILTERS = "reference.results.filters.rswr23"
 
 
 def gaussian_zcdp_rounds(rhos: np.ndarray, g: np.random.Generator) -> np.ndarray:
@@ -164,3 +171,174 @@ def _zcdp_total(budget: float) -> float:
             break
         spent += rho
     return spent
+
+
+# ---- the library's filters deciding, and power checks on their mutants ---------------------
+# Deterministic schedules make every run's decision the same, so each HALT/CONT is asked
+# of the filter itself (``zcdp_filter`` / ``concurrent_filter`` of the module given, the
+# real one or a mutant planted by the mutation tool) once per round, and the stopped loss
+# has an exact law.
+
+DPP = 0.05
+BUDGET = float(zcdp_budget(eps=1, delta=DPP).value)       # rho*(1, 0.05) = 0.0719
+
+
+def fraction_of_budget(share: float) -> Fraction:
+    """A rational zCDP level ``share * rho*(1, 0.05)`` (the filters take exact inputs)."""
+    return Fraction(share * BUDGET).limit_denominator(10**9)
+
+
+def zcdp_schedule(module: types.ModuleType, rho: Fraction, n: int, label: str,
+                  horizon: int = 40) -> tuple[np.ndarray, int]:
+    """Gaussian rounds of zCDP ``rho`` while ``module.zcdp_filter`` at (1, 0.05) CONTinues
+    (at most ``horizon``): the stopped losses and the number of rounds run."""
+    g = rng(label)
+    loss = np.zeros(n)
+    rounds = 0
+    while rounds < horizon and not module.zcdp_filter(rho=[rho] * (rounds + 1), eps=1,
+                                                      delta_pp=DPP).halt:
+        loss += gaussian_zcdp_rounds(np.full(n, float(rho)), g)
+        rounds += 1
+    return loss, rounds
+
+
+@covers("RSWR23:Thm2")
+def test_zcdp_filter_deciding_and_power_on_a_mutant() -> None:
+    """Rounds of 0.09 rho* under the library's zCDP filter at (eps, delta'') = (1, 0.05):
+    it runs 11 rounds (0.99 rho*), the loss is N(R, 2R) at R = 11 rho, and it exceeds 1
+    with frequency <= 0.05 (exact rate 0.0069; false failure <= 1e-6).
+
+    Power check on a mutant of the filter planted by the mutation tool: ``_zcdp_eps``'s
+    ``ctx.fsum(rho) if rho else ctx.zero`` turned into ``... if not rho else ctx.zero`` (the
+    spent epsilon is 0: the filter never halts).  It runs the 40 rounds of the horizon;
+    the loss is N(40 rho, 80 rho), exceeding 1 with exact probability 0.1514, so 2e4 runs
+    reject with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho, n = fraction_of_budget(0.09), 20_000
+    real = types.ModuleType("real")
+    real.zcdp_filter = zcdp_filter  # type: ignore[attr-defined]
+    loss, rounds = zcdp_schedule(real, rho, n, "rswr23-thm2-schedule")
+    assert rounds == 11
+    R = rounds * float(rho)
+    assert float(stats.norm.sf((1 - R) / math.sqrt(2 * R))) == pytest.approx(0.0069, abs=1e-4)
+    assert not check_rate(loss > 1, None, DPP).rejected
+
+    wrong = mutant(FILTERS, "ctx.fsum(rho) if rho else ctx.zero",
+                   "ctx.fsum(rho) if not rho else ctx.zero")
+    loss, rounds = zcdp_schedule(wrong, rho, n, "rswr23-thm2-mutant")
+    assert rounds == 40
+    R = rounds * float(rho)
+    p_true = float(stats.norm.sf((1 - R) / math.sqrt(2 * R)))
+    assert p_true == pytest.approx(0.1514, abs=1e-4)
+    assert rejection_probability(p_true, n, DPP, ALPHA) > 1 - 1e-9
+    assert check_rate(loss > 1, None, DPP).rejected
+
+
+def concurrent_schedule(module: types.ModuleType, rho: Fraction, level: Fraction, n: int,
+                        label: str, horizon: int = 200) -> tuple[np.ndarray, int, int]:
+    """Alternate zCDP Gaussian rounds (``rho``) and pure RR rounds of ``level`` (ex-post
+    bound ``level`` on both outputs) while ``module.concurrent_filter`` with
+    (eps, delta, delta'') = (1, 1e-6, 0.05) and (eps', delta') = (1, 1e-6) CONTinues:
+    the stopped total losses and the numbers of zCDP and ex-post rounds run."""
+    g = rng(label)
+    loss = np.zeros(n)
+    z = post = 0
+    for step in range(horizon):
+        is_z = step % 2 == 0
+        halt = module.concurrent_filter(
+            rho=[rho] * (z + is_z), expost=[level] * post, eps=1, delta="1e-6",
+            delta_pp=DPP, eps_post=1, delta_post="1e-6").halt
+        if halt:
+            break
+        if is_z:
+            loss += gaussian_zcdp_rounds(np.full(n, float(rho)), g)
+            z += 1
+        else:
+            up = g.random(n) < up_probability(float(level))
+            loss += np.where(up, float(level), -float(level))
+            post += 1
+    return loss, z, post
+
+
+def concurrent_exceedance(z: int, post: int, rho: Fraction, level: Fraction) -> float:
+    """Exact P[N(z rho, 2 z rho) + level (2 U - post) > 2], U ~ Bin(post, p(level))."""
+    u = np.arange(post + 1)
+    pmf = stats.binom.pmf(u, post, up_probability(float(level)))
+    R = z * float(rho)
+    return float((pmf * stats.norm.sf((2 - float(level) * (2 * u - post) - R)
+                                      / math.sqrt(2 * R))).sum())
+
+
+@covers("RSWR23:Thm3")
+def test_concurrent_filter_deciding_and_power_on_a_mutant() -> None:
+    """zCDP rounds of 0.3 rho* alternating with RR rounds of 1/64 under the library's
+    concurrent filter: its zCDP rule halts before the fourth zCDP round (3 + 3 rounds run),
+    and the total loss exceeds eps + eps' = 2 with frequency <= 0.05 + 2e-6 (exact rate
+    4.07e-8; false failure <= 1e-6).
+
+    Power check on a mutant planted by the mutation tool: ``zcdp or post`` turned into
+    ``zcdp and post`` (HALT only when both rules stop).  It runs until the ex-post budget
+    is spent: 64 + 64 rounds; the total exceeds 2 with exact probability 0.3567 (normal
+    tails summed over the binomial RR loss), so 2e4 runs reject with probability 1.0
+    (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho, level, n = fraction_of_budget(0.3), Fraction(1, 64), 20_000
+    bound = DPP + 2e-6
+    real = types.ModuleType("real")
+    real.concurrent_filter = concurrent_filter  # type: ignore[attr-defined]
+    loss, z, post = concurrent_schedule(real, rho, level, n, "rswr23-thm3-schedule")
+    assert (z, post) == (3, 3)
+    assert concurrent_exceedance(z, post, rho, level) == pytest.approx(4.07e-8, rel=1e-3)
+    assert not check_rate(loss > 2, None, bound).rejected
+
+    wrong = mutant(FILTERS, "zcdp or post", "zcdp and post")
+    loss, z, post = concurrent_schedule(wrong, rho, level, n, "rswr23-thm3-mutant")
+    assert (z, post) == (64, 64)
+    p_true = concurrent_exceedance(z, post, rho, level)
+    assert p_true == pytest.approx(0.3567, abs=1e-4)
+    assert rejection_probability(p_true, n, bound, ALPHA) > 1 - 1e-9
+    assert check_rate(loss > 2, None, bound).rejected
+
+
+def leaky_expost_schedule(module: types.ModuleType, level: Fraction, leak: Fraction, n: int,
+                          label: str, horizon: int = 40) -> tuple[np.ndarray, int]:
+    """Rounds of RR with ``level`` (ex-post bound ``level`` on both outputs) that leak the
+    data with probability ``leak`` (loss +inf), while ``module.expost_filter`` with
+    (eps, delta) = (1, 3/100) CONTinues: the stopped losses and the rounds run."""
+    g = rng(label)
+    loss = np.zeros(n)
+    rounds = 0
+    while rounds < horizon and not module.expost_filter(
+            expost=[level] * rounds, deltas=[leak] * (rounds + 1), eps=1,
+            delta=Fraction(3, 100)).halt:
+        leaked = g.random(n) < float(leak)
+        up = g.random(n) < up_probability(float(level))
+        loss += np.where(leaked, np.inf, np.where(up, float(level), -float(level)))
+        rounds += 1
+    return loss, rounds
+
+
+@covers("RSWR23:Lem5.2")
+def test_expost_filter_deciding_and_power_on_a_mutant() -> None:
+    """RR rounds of 1/8 leaking with probability 1/100 under the library's Lemma 5.2 filter
+    at (eps, delta) = (1, 0.03): its delta rule stops before the fourth round (3 rounds
+    run), the loss exceeds 1 only on a leak, exact rate 1 - 0.99^3 = 0.0297 <= 0.03 (false
+    failure <= 1e-6).
+
+    Power check on a mutant planted by the mutation tool: the stopping rule's ``or``
+    turned into ``and`` (stop only when the budget is spent and the deltas are over).  It
+    runs 8 rounds: the exact rate is 1 - 0.99^8 = 0.0773, so 2e4 runs reject with
+    probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    level, leak, n, delta = Fraction(1, 8), Fraction(1, 100), 20_000, 0.03
+    real = types.ModuleType("real")
+    real.expost_filter = expost_filter  # type: ignore[attr-defined]
+    loss, rounds = leaky_expost_schedule(real, level, leak, n, "rswr23-lem5.2-schedule")
+    assert rounds == 3
+    assert not check_rate(loss > 1, None, delta).rejected
+
+    wrong = mutant(FILTERS, "_total(values, expost) == values[eps] or values[delta] < "
+                   "_total(values, deltas)", "_total(values, expost) == values[eps] and "
+                   "values[delta] < _total(values, deltas)")
+    loss, rounds = leaky_expost_schedule(wrong, level, leak, n, "rswr23-lem5.2-mutant")
+    assert rounds == 8
+    p_true = 1 - 0.99**8
+    assert rejection_probability(p_true, n, delta, ALPHA) > 1 - 1e-9
+    assert check_rate(loss > 1, None, delta).rejected

@@ -13,6 +13,9 @@ variant has a Gaussian total loss, so its rate and the harness's power are exact
 from __future__ import annotations
 
 import math
+import types
+from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -25,6 +28,7 @@ from reference.results.filters.rswr23_brownian import (
     unified_filter_printed,
 )
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 N, K, ROUNDS = 100_000, 40, 25
 J = np.arange(1, K + 1) / K
@@ -126,6 +130,122 @@ def test_power_printed_zcdp_step() -> None:
     total += rho_n + np.sqrt(2 * rho_n) * gen.standard_normal(n)
     check = check_rate(total > eps, None, dpp)
     assert check.rejected, str(check)
+
+
+# ---- the library's filters deciding, and power checks on their mutants ---------------------
+# Deterministic schedules: Brownian rounds released at a fixed time t (loss N(1/(2t), 1/t)
+# at sensitivity 1) and zCDP rounds of a fixed level (loss N(rho, 2 rho)); after each round
+# the filter of the module given (the real one, or a mutant planted by the mutation tool)
+# is asked whether to HALT.  Every run gets the same decisions, so the halted total loss
+# is exactly N(R, 2R), R the true spend, and each rate below is an exact normal tail.
+
+N_SCHEDULE = 20_000
+FILTERS = "reference.results.filters.rswr23_brownian"
+
+
+def scheduled_total(kinds: str, t: Fraction, rho_z: Fraction,
+                    halts: Callable[[list[Fraction], list[Fraction]], bool], label: str,
+                    horizon: int = 40) -> tuple[np.ndarray, float]:
+    """Run rounds cycling through ``kinds`` ("B": Brownian at ``t``, "Z": zCDP ``rho_z``)
+    until ``halts(times, levels)`` (asked after each round) or ``horizon``: the totals and
+    the true spend R."""
+    g = rng(label)
+    total = np.zeros(N_SCHEDULE)
+    times: list[Fraction] = []
+    levels: list[Fraction] = []
+    for r in range(horizon):
+        if kinds[r % len(kinds)] == "B":
+            times.append(t)
+            total += 1 / (2 * float(t)) + g.standard_normal(N_SCHEDULE) / math.sqrt(float(t))
+        else:
+            levels.append(rho_z)
+            total += float(rho_z) + math.sqrt(2 * float(rho_z)) * g.standard_normal(N_SCHEDULE)
+        if halts(times, levels):
+            break
+    return total, sum(1 / (2 * float(x)) for x in times) + float(rho_z) * len(levels)
+
+
+@covers("RSWR23:Lem6.2")
+def test_brownian_filter_deciding_and_power_on_a_mutant() -> None:
+    """Brownian rounds at t = 1/2 (cost 1) under the library's Lemma 6.2 filter, rho = 10,
+    delta = 0.05: it halts after 10 rounds, the total is N(10, 20), above eps = 20.95 with
+    exact probability 0.0072 <= delta (false failure <= 1e-6).
+
+    Power check on a mutant of ``brownian_cost`` planted by the mutation tool: ``1/(2 t)``
+    turned into ``1/(2/t)`` (a round at t = 1/2 charged 1/4).  It halts after 40 rounds:
+    the total is N(40, 80), above 20.95 with exact probability 0.9834, so 2e4 runs reject
+    with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho, delta, t = 10, 0.05, Fraction(1, 2)
+    eps = eps_of(brownian_filter, rho, delta)
+
+    def run_under(module: types.ModuleType, label: str) -> tuple[np.ndarray, float]:
+        return scheduled_total("B", t, Fraction(0), lambda times, _: bool(
+            module.brownian_filter(t=times, rho=rho, delta=delta).halt), label)
+
+    real = types.ModuleType("real")
+    real.brownian_filter = brownian_filter  # type: ignore[attr-defined]
+    total, spend = run_under(real, "lem6.2-schedule")
+    assert spend == 10
+    assert float(stats.norm.sf((eps - spend) / math.sqrt(2 * spend))) == pytest.approx(
+        0.0072, abs=1e-4)
+    assert not check_rate(total > eps, None, delta).rejected
+
+    total, spend = run_under(mutant(FILTERS, "2 * t", "2 / t", line=61), "lem6.2-mutant")
+    assert spend == 40
+    p_true = float(stats.norm.sf((eps - spend) / math.sqrt(2 * spend)))
+    assert p_true == pytest.approx(0.9834, abs=1e-4)
+    assert rejection_probability(p_true, N_SCHEDULE, delta, ALPHA) > 1 - 1e-9
+    assert check_rate(total > eps, None, delta).rejected
+
+
+@covers("RSWR23:Thm6", "RSWR23:Thm6-printed")
+def test_unified_filter_deciding_and_power_on_a_mutant() -> None:
+    """zCDP rounds of 1/10 alternating with Brownian rounds at t = 5 (cost 1/10) under the
+    library's Theorem 6 filter, rho = 1, delta'' = 0.05: it halts after 10 rounds, the total
+    is N(1, 2), above eps = 4.462 with exact probability 0.0072 <= delta'' (false failure
+    <= 1e-6).
+
+    Power check on a mutant of ``_spent`` planted by the mutation tool: the Brownian costs'
+    ``total + sum(rho_z)`` turned into ``total - sum(rho_z)`` (zCDP rounds refund instead of
+    spend).  The spend never reaches rho, so the 40 rounds of the horizon run: the total is
+    N(4, 8), above 4.462 with exact probability 0.4351, so 2e4 runs reject with
+    probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    rho, dpp, t, rz = 1, 0.05, Fraction(5), Fraction(1, 10)
+    eps = eps_of(unified_filter, rho, dpp)
+
+    def run_under(module: types.ModuleType, label: str) -> tuple[np.ndarray, float]:
+        return scheduled_total("ZB", t, rz, lambda times, levels: bool(
+            module.unified_filter(rho_z=levels, t=times, rho=rho, delta_pp=dpp).halt), label)
+
+    real = types.ModuleType("real")
+    real.unified_filter = unified_filter  # type: ignore[attr-defined]
+    total, spend = run_under(real, "thm6-schedule")
+    assert spend == pytest.approx(1, rel=1e-12)
+    assert float(stats.norm.sf((eps - spend) / math.sqrt(2 * spend))) == pytest.approx(
+        0.0072, abs=1e-4)
+    assert not check_rate(total > eps, None, dpp).rejected
+
+    # Power check on a mutant of ``unified_filter_printed`` planted by the mutation tool:
+    # its epsilon's ``2 rho log(1/delta'')`` under the root turned into
+    # ``2 rho / log(1/delta'')`` (eps = 2.634 instead of 5.895): the real run's N(1, 2) total
+    # exceeds it with exact probability 0.1239 > 0.05, rejected with probability 1.0
+    # (exact, > 1 - 1e-9).
+    printed = float(mutant(FILTERS, "2 * rho * log(ctx, 1 / delta_pp)",
+                           "2 * rho / log(ctx, 1 / delta_pp)").unified_filter_printed(
+        rho=rho, delta_pp=dpp).eps)
+    p_printed = float(stats.norm.sf((printed - spend) / math.sqrt(2 * spend)))
+    assert p_printed == pytest.approx(0.1239, abs=1e-4)
+    assert rejection_probability(p_printed, N_SCHEDULE, dpp, ALPHA) > 1 - 1e-9
+    assert check_rate(total > printed, None, dpp).rejected
+
+    wrong = mutant(FILTERS, 'total + sum(values.get("rho_z", ()), Fraction(0))',
+                   "total - sum(values.get('rho_z', ()), Fraction(0))")
+    total, spend = run_under(wrong, "thm6-mutant")
+    assert spend == pytest.approx(4, rel=1e-12)
+    p_true = float(stats.norm.sf((eps - spend) / math.sqrt(2 * spend)))
+    assert p_true == pytest.approx(0.4351, abs=1e-4)
+    assert rejection_probability(p_true, N_SCHEDULE, dpp, ALPHA) > 1 - 1e-9
+    assert check_rate(total > eps, None, dpp).rejected
 
 
 @pytest.mark.slow

@@ -23,9 +23,11 @@ from reference.results.noise_reduction.evalues import (
     composed_expost,
     product_evalue,
 )
+from reference.sim.adversaries import NP
 from reference.sim.brownian_paths import backward_paths, first_true
-from reference.sim.mean_check import check_mean, mean_power
+from reference.sim.mean_check import check_mean, mean_margin, mean_power
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 CAP, N = 20.0, 200_000
 GRID = np.geomspace(10, 0.01, 300)
@@ -178,6 +180,93 @@ def test_power_theorem5_as_printed() -> None:
     loss = v / 2 + math.sqrt(v) * rng("thm5-printed").standard_normal(n)
     check = check_rate(loss >= psi, None, delta)
     assert check.rejected, str(check)
+
+
+# ---- power checks on mutants planted by the mutation tool ---------------------------------
+# The guarded formula itself (float64 through ``NP``; the real one checked against the
+# hand-written values) computes the harness's statistic, with one fault planted.
+
+EVALUES = "reference.results.noise_reduction.evalues"
+N_POWER = 10_000
+
+
+def capped_lognormal_mean(mu: float, sig: float) -> float:
+    """``E[min(e^X, CAP)]`` for ``X ~ N(mu, sig^2)``, in closed form."""
+    lc = math.log(CAP)
+    return (math.exp(mu + sig * sig / 2) * stats.norm.cdf((lc - mu - sig * sig) / sig)
+            + CAP * stats.norm.sf((lc - mu) / sig))
+
+
+@covers("RSWR23:Lem6.1")
+def test_power_mutant_martingale_compensator() -> None:
+    """Power check on a mutant of ``backward_martingale`` planted by the mutation tool: the
+    compensator ``lam^2 / (2 t)`` turned into ``lam^2 * (2 t)``, with the main test's
+    stopping rule (first grid time, scanning downwards, with M >= 10) on 1e4 paths.
+
+    Every path whose value at the last time t = 0.01 is >= 10 is stopped at a value >= 10,
+    so the capped mean is >= 10 P[B/t - 2t >= log 10] = 10 sf((log 10 + 0.02) sqrt(t)) =
+    4.082 (exact normal tail), and the Hoeffding test rejects with probability
+    >= 1 - 1e-140 (Hoeffding, as :func:`mean_power`: exponent computed below); false
+    failure <= 1e-6."""
+    b = backward_paths(GRID, N_POWER, rng("lem6.1-mutant"))
+    assert np.allclose(backward_martingale.core(NP, 1.0, b[:4], GRID), m_values(1.0, b[:4], GRID))
+    wrong = mutant(EVALUES, "lam**2 / (2 * t)", "lam ** 2 * (2 * t)")
+    m = np.asarray(wrong.backward_martingale.core(NP, 1.0, b, GRID))
+    _, first = first_true(m >= 10)
+    stopped = m[np.arange(N_POWER), first]
+    t = GRID[-1]
+    mu_lb = 10 * float(stats.norm.sf((math.log(10) + 2 * t) * math.sqrt(t)))
+    assert mu_lb == pytest.approx(4.082, abs=1e-3)
+    gap = mu_lb - 1 - mean_margin(N_POWER, CAP)
+    assert 2 * N_POWER * gap**2 / CAP**2 / math.log(10) > 140
+    assert mean_power(mu_lb, N_POWER, CAP) == 1.0
+    check = check_mean(stopped, CAP)
+    assert check.rejected, str(check)
+
+
+@covers("RSWR23:Eq2")
+def test_power_mutant_product_compensator_sign() -> None:
+    """Power check on a mutant of ``product_evalue`` planted by the mutation tool:
+    ``lam s - lam^2 v / 2`` turned into ``lam s + lam^2 v / 2``; three mechanisms stopped at
+    tau = 1/4 (lam = 0.7, V = 12).  The real product, exp(lam S - lam^2 V/2) with
+    S ~ N(0, 12), has capped mean <= 1 and passes (false failure <= 1e-6); the mutant's is
+    lognormal with capped mean 12.73 (closed form), rejected with probability 1.0
+    (:func:`mean_power`, Hoeffding lower bound); false failure <= 1e-6."""
+    lam, tau = 0.7, [0.25] * 3
+    b = [math.sqrt(t) * g for t, g in zip(tau, rng("eq2-mutant").standard_normal((3, N)),
+                                           strict=True)]
+    assert not check_mean(np.asarray(product_evalue.core(NP, lam, b, tau)), CAP).rejected
+    wrong = mutant(EVALUES, "lam * s - lam**2 * v / 2", "lam * s + lam ** 2 * v / 2")
+    e = np.asarray(wrong.product_evalue.core(NP, lam, b, tau))
+    mu = capped_lognormal_mean(lam * lam * 12 / 2, lam * math.sqrt(12))
+    assert mu == pytest.approx(12.73, abs=1e-2)
+    assert mean_power(mu, N, CAP) > 1 - 1e-9
+    check = check_mean(e, CAP)
+    assert check.rejected, str(check)
+
+
+@covers("RSWR23:Thm5")
+def test_power_mutant_theorem5_drift_constant() -> None:
+    """One mechanism released at the fixed time t = 1/400 (V = 400, a constant stopping
+    function; loss N(200, 400)) against the bound ``composed_expost`` computes at
+    delta = 0.1: the real bound 200 + psi(400) is exceeded with exact probability 5.6e-4
+    (false failure <= 1e-6).  Power check on a mutant planted by the mutation tool: the
+    drift ``v / 2`` turned into ``v / 3``: exceeded with exact probability 0.5293 (normal
+    tail), so 2000 runs reject with probability 1.0 (exact, > 1 - 1e-9); false failure
+    <= 1e-6."""
+    v, delta, n = 400.0, 0.1, 2000
+    loss = v / 2 + math.sqrt(v) * rng("thm5-mutant").standard_normal(n)
+    bound = float(composed_expost(t=[1 / v], gamma=1, delta=delta))
+    assert float(stats.norm.sf((bound - v / 2) / math.sqrt(v))) == pytest.approx(5.58e-4,
+                                                                                rel=1e-2)
+    assert not check_rate(loss >= bound, None, delta).rejected
+    wrong = float(mutant(EVALUES, "v / 2", "v / 3", line=136).composed_expost(
+        t=[1 / v], gamma=1, delta=delta))
+    assert wrong == pytest.approx(bound - v / 6, rel=1e-12)
+    p_true = float(stats.norm.sf((wrong - v / 2) / math.sqrt(v)))
+    assert p_true == pytest.approx(0.5293, abs=1e-4)
+    assert rejection_probability(p_true, n, delta, ALPHA) > 1 - 1e-9
+    assert check_rate(loss >= wrong, None, delta).rejected
 
 
 @pytest.mark.slow

@@ -35,6 +35,7 @@ from reference.sim.stats import (
     rejection_probability,
     rng,
 )
+from stats_tests.mutants import mutant
 
 N = 100_000
 
@@ -89,12 +90,13 @@ def test_power_chain_with_wrong_stay_probability() -> None:
 
 
 def markov_checks(before: np.ndarray, after: np.ndarray, s: float, t: float,
-                  alpha: float) -> list[str]:
-    """Failures among: stay frequency = (s/t)^2 (two-sided CP), the increment given a move
-    ~ Lap(t), and the earlier value ~ Lap(s) both given a stay and given a move (the
-    increment is independent of it).  Each check at ``alpha/4``."""
+                  alpha: float, p: float | None = None) -> list[str]:
+    """Failures among: stay frequency = (s/t)^2 (two-sided CP; ``p`` replaces the value
+    ``stay_probability`` gives), the increment given a move ~ Lap(t), and the earlier
+    value ~ Lap(s) both given a stay and given a move (the increment is independent of
+    it).  Each check at ``alpha/4``."""
     stay = after == before
-    p = float(stay_probability(t_prev=s, t=t))
+    p = float(stay_probability(t_prev=s, t=t)) if p is None else p
     out = []
     if two_sided_rate(stay, p, alpha / 4):
         out.append(f"stay frequency {stay.mean():.4f} vs {p:.4f}")
@@ -162,6 +164,61 @@ def test_power_levy_construction_with_halved_mass() -> None:
     assert rejection_probability(0.35, N, 0.1225, ALPHA / 8) > 1 - 1e-12
     assert any("stay" in f for f in markov_checks(proc.read(0.7), proc.read(2.0), 0.7, 2.0,
                                                   ALPHA))
+
+
+# ---- power checks on mutants planted by the mutation tool ---------------------------------
+# The stay probability the Markov checks compare with comes from a mutant of the guarded
+# formula (``stay_probability``, ``jump_law``, ``flat_probability``), on the main tests'
+# samples; each mutant gives (s/t)^3 instead of (s/t)^2, and the "too many stays" side
+# (CP at the check's alpha/8) rejects it with the exact binomial probability asserted.
+
+LAPLACE = "reference.results.noise_reduction.laplace"
+
+
+@covers("WRWR22:Eq4")
+def test_power_mutant_stay_probability_cubed() -> None:
+    """Mutant of ``stay_probability``: ``(t_prev / t) ** 2`` turned into ``** 3``, the chain
+    step (1, 2] of the Markov test's sample (n = 1e5, that step's checks at alpha/3): true
+    stay rate 1/4 against the mutant's 1/8, rejected with probability > 1 - 1e-12 (exact);
+    false failure <= 1e-6."""
+    z = laplace_chain([0.5, 1.0, 2.0, 3.5], N, rng("eq4-markov"))
+    p = float(mutant(LAPLACE, "(t_prev / t) ** 2", "(t_prev / t) ** 3")
+              .stay_probability(t_prev=1, t=2))
+    assert p == 0.125
+    assert rejection_probability(0.25, N, p, ALPHA / 24) > 1 - 1e-12
+    failures = markov_checks(z[:, 1], z[:, 2], 1.0, 2.0, ALPHA / 3, p)
+    assert any("stay frequency" in f for f in failures), failures
+
+
+@covers("WRWR22:Eq5")
+def test_power_mutant_jump_mass_constant() -> None:
+    """Mutant of ``jump_law``: the mean number of jumps ``2 (log t - log s)`` turned into
+    ``3 (...)``, so no jump on (0.7, 2.5] w.p. (0.7/2.5)^3 = 0.02195; on the Poisson test's
+    sample (n = 1e5, checks at alpha/2) the true stay rate 0.0784 is rejected with
+    probability > 1 - 1e-12 (exact binomial); false failure <= 1e-6."""
+    proc = poisson_process(0.2, 10.0, N, rng("eq5"), d=2)
+    a, b = proc.read(0.7), proc.read(2.5)
+    p = float(mutant(LAPLACE, "2 * (log(ctx, t) - log(ctx, s))",
+                     "3 * (log(ctx, t) - log(ctx, s))").jump_law(eta="0.2", s="0.7",
+                                                                 t="2.5").no_jump)
+    assert p == pytest.approx(0.28**3, rel=1e-12)
+    assert rejection_probability(0.0784, N, p, ALPHA / 16) > 1 - 1e-12
+    failures = markov_checks(a[:, 1], b[:, 1], 0.7, 2.5, ALPHA / 2, p)
+    assert any("stay frequency" in f for f in failures), failures
+
+
+@covers("RSWR23:AppA-flat")
+def test_power_mutant_flat_probability_exponent() -> None:
+    """Mutant of ``flat_probability``: ``exp(-2 log(t2/t1))`` turned into ``exp(-3 ...)``,
+    flat on [0.7, 2] w.p. 0.042875 instead of 0.1225; on the Lévy test's sample (n = 1e5,
+    checks at alpha/2) rejected with probability > 1 - 1e-12 (exact binomial); false
+    failure <= 1e-6."""
+    proc = levy_process(0.7, 2.0, N, rng("levy"))
+    p = float(mutant(LAPLACE, "-2", "-3").flat_probability(t1="0.7", t2=2))
+    assert p == pytest.approx(0.35**3, rel=1e-12)
+    assert rejection_probability(0.1225, N, p, ALPHA / 16) > 1 - 1e-12
+    failures = markov_checks(proc.read(0.7), proc.read(2.0), 0.7, 2.0, ALPHA / 2, p)
+    assert any("stay frequency" in f for f in failures), failures
 
 
 def run_lnr(n: int, gen: np.random.Generator, fx: np.ndarray, fxp: np.ndarray,

@@ -21,6 +21,8 @@ checks: RAT redrawing the threshold noise each round (catalog-001 §4), a pointw
 from __future__ import annotations
 
 import math
+import types
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -34,6 +36,7 @@ from reference.sim.ex_post import check_expost
 from reference.sim.laplace_paths import poisson_process
 from reference.sim.rat import halting_probabilities, reduced_above_threshold, threshold_loss
 from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 K = 12
 
@@ -73,20 +76,68 @@ def law_failures(counts: np.ndarray, p: np.ndarray, n: int, alpha: float) -> lis
             if cp_lower(int(counts[k]), n, a) > p[k] or cp_upper(int(counts[k]), n, a) < p[k]]
 
 
+SCHEDULES = {"const": np.ones(K), "rising": np.linspace(0.5, 1.5, K)}
+N_RATIO = 400_000
+
+
+@lru_cache(maxsize=2)
+def ratio_counts(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Halting counts of the ratio test (u(x) = tau, u(x') = tau - Delta), N_RATIO runs per
+    dataset, with the privacy functions ``SCHEDULES[name]``: (counts under x, under x')."""
+    eps = SCHEDULES[name]
+    return (halt_counts(np.zeros(K), eps, N_RATIO, f"rat-{name}-x"),
+            halt_counts(-np.ones(K), eps, N_RATIO, f"rat-{name}-xp"))
+
+
+def allowed_log_ratios(module: types.ModuleType, eps: np.ndarray) -> np.ndarray:
+    """Theorem 5.1's bound on the transcript loss at each halting round with a trivial Alg
+    (its loss 0), by ``module.rat_loss_bound``: the log-ratio the counts are tested with."""
+    return np.array([float(module.rat_loss_bound(alg_loss=0, eps=float(e))) for e in eps])
+
+
 @covers("WRWR22:Thm5.1", "WRWR22:Alg1")
 def test_rat_halting_ratios_within_eps() -> None:
     """u(x) = tau, u(x') = tau - Delta, K = 12, constant eps = 1 (AboveThreshold) and
     increasing eps 0.5 -> 1.5; 400,000 runs per dataset.  Both the halting law (against
-    the exact probabilities) and the ratio claim; false failure <= 1e-6 overall."""
-    n = 400_000
-    for name, eps in (("const", np.ones(K)), ("rising", np.linspace(0.5, 1.5, K))):
+    the exact probabilities) and the ratio claim, with the log-ratio bound given by
+    ``rat_loss_bound`` (= eps_k); false failure <= 1e-6 overall."""
+    real = types.ModuleType("real")
+    real.rat_loss_bound = rat_loss_bound  # type: ignore[attr-defined]
+    for name, eps in SCHEDULES.items():
         gx, gxp = np.zeros(K), -np.ones(K)
-        cx, cxp = halt_counts(gx, eps, n, f"rat-{name}-x"), halt_counts(gxp, eps, n,
-                                                                        f"rat-{name}-xp")
+        cx, cxp = ratio_counts(name)
         for counts, gaps in ((cx, gx), (cxp, gxp)):
-            assert not law_failures(counts, halting_probabilities(gaps, eps), n, ALPHA / 8)
-        assert not ratio_failures(cx, cxp, n, eps, ALPHA / 4)
+            assert not law_failures(counts, halting_probabilities(gaps, eps), N_RATIO,
+                                    ALPHA / 8)
+        bound = allowed_log_ratios(real, eps)
+        assert np.array_equal(bound, eps)
+        assert not ratio_failures(cx, cxp, N_RATIO, bound, ALPHA / 4)
     assert float(rat_loss_bound(alg_loss=0, eps=1)) == 1.0
+
+
+@covers("WRWR22:Thm5.1")
+def test_power_mutant_rat_bound_subtracting_eps() -> None:
+    """Power check on a mutant of ``rat_loss_bound`` planted by the mutation tool:
+    ``alg_loss + eps`` turned into ``alg_loss - eps``, so the ratio test allows
+    P[N = k] <= e^{-eps_k} P'[N = k] both ways; on the main test's counts (constant eps = 1,
+    4e5 runs per dataset).  At k = 1 the exact probabilities are 1/2 (x) and 0.4181 (x')
+    (``halting_probabilities``); the count under x is >= its 1e-6-quantile and the one
+    under x' <= its (1 - 1e-6)-quantile with probability >= (1 - 1e-6)^2, and there the
+    test rejects (asserted from the exact binomial quantiles): power >= 1 - 2e-6; false
+    failure <= 1e-6."""
+    eps = SCHEDULES["const"]
+    wrong = allowed_log_ratios(mutant("reference.results.noise_reduction.rat",
+                                      "alg_loss + eps", "alg_loss - eps"), eps)
+    assert np.array_equal(wrong, -eps)
+    px = halting_probabilities(np.zeros(K), eps)[0]
+    pxp = halting_probabilities(-np.ones(K), eps)[0]
+    assert (px, pxp) == pytest.approx((0.5, 0.4181), abs=1e-4)
+    a = ALPHA / 4 / (4 * K)                   # the limit level ratio_failures uses
+    lo_x = int(stats.binom.ppf(1e-6, N_RATIO, px))
+    hi_xp = int(stats.binom.isf(1e-6, N_RATIO, pxp))
+    assert cp_lower(lo_x, N_RATIO, a) > math.exp(wrong[0]) * cp_upper(hi_xp, N_RATIO, a)
+    cx, cxp = ratio_counts("const")
+    assert 1 in ratio_failures(cx, cxp, N_RATIO, wrong, ALPHA / 4)
 
 
 @pytest.mark.slow

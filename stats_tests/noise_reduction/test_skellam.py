@@ -8,7 +8,10 @@ redrawn Skellam noise, whose law is known exactly, and states the resulting powe
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
+import pytest
 from scipy import stats
 
 from reference.results import covers
@@ -20,6 +23,7 @@ from reference.sim.stats import (
     law_power,
     rng,
 )
+from stats_tests.mutants import mutant
 
 N = 100_000
 
@@ -69,3 +73,46 @@ def test_power_skellam_redrawn_noise() -> None:
                                    - stats.skellam.cdf(ks, 6.0, 3.2))))
     assert distance > 0.08 and law_power(N, distance, ALPHA / 6) > 0.9999
     assert integer_law(x[:, 0] - x[:, 1], stats.skellam(6.0, 3.2), ALPHA / 6).rejected
+
+
+KS = np.arange(-40, 61)
+
+
+class LibraryLaw:
+    """The integer law whose pmf on ``KS`` is ``module.skellam_pmf`` at (t, lam1, lam2) (the
+    library's Skellam law, or a mutant's), as a CDF for :func:`integer_law`."""
+
+    def __init__(self, module: types.ModuleType, t: float, lam1: float, lam2: float) -> None:
+        self.pmf = np.array([float(module.skellam_pmf(k=int(k), t=t, lam1=lam1, lam2=lam2))
+                             for k in KS])
+
+    def cdf(self, ks: np.ndarray) -> np.ndarray:
+        cum = np.concatenate([[0.0], np.cumsum(self.pmf)])
+        return np.asarray(cum[np.clip(np.asarray(ks) - KS[0] + 1, 0, KS.size)])
+
+
+@covers("WRWR22:Sec4-Skellam")
+def test_power_mutant_skellam_mean() -> None:
+    """The marginal X_2 of the main test's paths (n = 1e5) against the law computed by
+    ``skellam_pmf`` itself (its pmf on -40..60 holds all but 1e-12 of the mass): consistent
+    (false failure <= 1e-6/6).  Power check on a mutant of ``skellam_pmf`` planted by the
+    mutation tool: the mean ``t * lam1`` turned into ``t / lam1`` (Skell(4/3, 1.6) instead
+    of Skell(3, 1.6)).  The two laws are at integer sup-distance 0.3410 (exact, from the
+    pmfs), so the same DKW test rejects with probability 1.0 (:func:`law_power`, a
+    rigorous lower bound); false failure <= 1e-6/6."""
+    x = skellam_paths([6.0, 2.0, 0.5], N, rng("skellam"), 1.5, 0.8)[:, 1]
+    real = types.ModuleType("real")
+    real.skellam_pmf = skellam_pmf  # type: ignore[attr-defined]
+    right = LibraryLaw(real, 2, 1.5, 0.8)
+    assert abs(right.pmf.sum() - 1) < 1e-12
+    assert np.max(np.abs(right.pmf - stats.skellam.pmf(KS, 3.0, 1.6))) < 1e-12
+    assert not integer_law(x, right, ALPHA / 6).rejected  # type: ignore[arg-type]
+    wrong = LibraryLaw(mutant("reference.results.noise_reduction.skellam", "t * lam1",
+                              "t / lam1", line=112), 2, 1.5, 0.8)
+    distance = float(np.max(np.abs(np.cumsum(wrong.pmf) - np.cumsum(right.pmf))))
+    assert distance == pytest.approx(0.3410, abs=1e-4)
+    assert np.max(np.abs(wrong.pmf - stats.skellam.pmf(KS, 4 / 3, 1.6))) < 1e-12
+    assert law_power(N, distance, ALPHA / 6) > 1 - 1e-9
+    assert integer_law(x, right, ALPHA / 6).distance < integer_law(  # type: ignore[arg-type]
+        x, wrong, ALPHA / 6).distance  # type: ignore[arg-type]
+    assert integer_law(x, wrong, ALPHA / 6).rejected  # type: ignore[arg-type]

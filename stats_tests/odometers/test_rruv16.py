@@ -8,13 +8,16 @@ bold adaptive adversary.  Each check rejects a true guarantee with probability a
 ``ALPHA = 1e-6`` (one-sided Clopper–Pearson).  The power check runs the same harness on
 the "tempting heuristic" (advanced composition on the realised parameters) under the
 stopping-time adversary; its true rate comes from the exact first-passage dynamic
-programme, and the exact rejection probability is asserted.  The simulated rates are
+programme, and the exact rejection probability is asserted.  Further power checks run
+the constant-adversary harness on mutants of ``reference.results.odometers.rruv16``
+planted by the mutation tool, with exact first-passage rates.  The simulated rates are
 also compared with the exact ones.
 """
 
 from __future__ import annotations
 
 import math
+import types
 from fractions import Fraction
 
 import numpy as np
@@ -32,15 +35,21 @@ from reference.sim.adversaries import (
     stopped_violation,
 )
 from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 DG = 0.05
+ODOMETERS = "reference.results.odometers.rruv16"
+N_POWER = 20_000
 
 
-def thm65_bounds(eps: float, T: int, n: int, dg: float = DG) -> np.ndarray:
+def thm65_bounds(eps: float, T: int, n: int, dg: float = DG,
+                 module: types.ModuleType | None = None) -> np.ndarray:
+    """Theorem 6.5's bound after each of ``T`` rounds of ``eps`` (``module``: a mutant)."""
+    value = advanced_value if module is None else module.advanced_value
     t = np.arange(1, T + 1)
     S, drift = t * eps * eps, t * eps * math.expm1(eps) / 2
-    b11 = advanced_value(NP, drift, S, n, dg, 11)
-    b12 = advanced_value(NP, drift, S, n, dg, 12)
+    b11 = value(NP, drift, S, n, dg, 11)
+    b12 = value(NP, drift, S, n, dg, 12)
     return np.asarray(np.where((S >= 1 / n**2) & (S <= 1), b11, b12))
 
 
@@ -64,6 +73,59 @@ def test_advanced_odometer_constant_adversary(eps: float, n: int) -> None:
     assert not check_rate(run.crossed, None, DG).rejected
     assert consistent(int(run.crossed.sum()), run.crossed.size,
                       crossing_probability(eps, bounds))
+
+
+@covers("RRUV16:Thm6.5")
+@pytest.mark.parametrize("eps,n,rate", [(0.01, 1000, 0.1012), (0.1, 100, 0.0852)])
+def test_power_mutant_advanced_odometer_log_argument(eps: float, n: int, rate: float) -> None:
+    """Power check on a mutant of ``advanced_value`` planted by the mutation tool: branch
+    (11)'s ``log(log n / delta_g)`` turned into ``log(log n * delta_g)``, with the
+    constant-adversary harness (1000 rounds, 2e4 runs).  Its exact first-passage rate is
+    0.1012 (eps = 0.01, n = 1000) or 0.0852 (eps = 0.1, n = 100) against delta_g = 0.05
+    (the real bound's: 4.6e-7 and 5.6e-8), so the harness rejects with probability 1.0
+    (exact, computed below: > 1 - 1e-9); false failure <= 1e-6."""
+    wrong = mutant(ODOMETERS, "log_n / delta_g", "log_n * delta_g")
+    bounds = thm65_bounds(eps, 1000, n, module=wrong)
+    p_true = crossing_probability(eps, bounds)
+    assert p_true == pytest.approx(rate, abs=1e-4)
+    assert rejection_probability(p_true, N_POWER, DG, ALPHA) > 1 - 1e-9
+    run = simulate_constant(eps, bounds, N_POWER, rng(f"thm6.5-mutant-{eps}"))
+    assert check_rate(run.crossed, None, DG).rejected
+    assert consistent(int(run.crossed.sum()), N_POWER, p_true)
+
+
+def fixed_x_bounds(eps: float, T: int, x: float, module: types.ModuleType) -> np.ndarray:
+    """Lemma 6.4's bound after each of ``T`` rounds of ``eps``, by ``module``."""
+    t = np.arange(1, T + 1)
+    return np.asarray(module.fixed_x_value(NP, t * eps * math.expm1(eps) / 2, t * eps * eps,
+                                           x, DG))
+
+
+@covers("RRUV16:Lem6.4")
+def test_fixed_x_odometer_constant_adversary_and_power_on_a_mutant() -> None:
+    """Lemma 6.4 (x = 1e-3) against the constant adversary eps = 0.1, 1000 rounds, 2e4
+    runs: exceeded with frequency <= delta_g (exact first-passage rate 2.7e-8; false
+    failure <= 1e-6).
+
+    Power check on a mutant of ``fixed_x_value`` planted by the mutation tool: ``4 * S``
+    turned into ``4 / S`` (U_k^2 = 4 / sum eps_i^2).  Its exact first-passage rate is 0.4556,
+    so the harness rejects with probability 1.0 (exact, > 1 - 1e-9); false failure
+    <= 1e-6."""
+    eps, x = 0.1, 1e-3
+    real = types.ModuleType("real")
+    real.fixed_x_value = fixed_x_value  # type: ignore[attr-defined]
+    bounds = fixed_x_bounds(eps, 1000, x, real)
+    assert crossing_probability(eps, bounds) == pytest.approx(2.69e-8, rel=1e-2)
+    run = simulate_constant(eps, bounds, N_POWER, rng("lem6.4-const"))
+    assert not check_rate(run.crossed, None, DG).rejected
+
+    bounds = fixed_x_bounds(eps, 1000, x, mutant(ODOMETERS, "4 * S", "4 / S", line=58))
+    p_true = crossing_probability(eps, bounds)
+    assert p_true == pytest.approx(0.4556, abs=1e-4)
+    assert rejection_probability(p_true, N_POWER, DG, ALPHA) > 1 - 1e-9
+    run = simulate_constant(eps, bounds, N_POWER, rng("lem6.4-mutant"))
+    assert check_rate(run.crossed, None, DG).rejected
+    assert consistent(int(run.crossed.sum()), N_POWER, p_true)
 
 
 @covers("RRUV16:Thm6.5")

@@ -20,9 +20,20 @@ from reference.results.privacy_loss.lec11 import (
     name_and_shame,
     notes_gaussian_sigma,
 )
-from reference.sim.stats import check_law, check_rate, law_power, rejection_probability, rng
+from reference.sim.stats import (
+    check_law,
+    check_rate,
+    critical_count,
+    dkw_radius,
+    law_power,
+    rejection_probability,
+    rng,
+)
+from stats_tests.mutants import mutant
 
 SIZES = [200_000, pytest.param(4_000_000, marks=pytest.mark.slow)]
+N_QUICK = 200_000
+LEC11 = "reference.results.privacy_loss.lec11"
 
 
 def sampled_loss(label: str, n: int, sigma: float, sensitivity: float = 1.0) -> np.ndarray:
@@ -126,3 +137,70 @@ def test_name_and_shame_reveals_at_rate_delta(n: int) -> None:
     assert check_rate(revealed, None, delta / 2).rejected
     # About delta * (number of records) are published per run.
     assert abs(published.mean() - delta) < 10 * np.sqrt(delta / (n * x.size))
+
+
+# ---- power checks on mutants planted by the mutation tool ---------------------------------
+# Each runs the quick test's harness, on the quick test's sample (same label and n), with
+# the guarded function replaced by a mutant of ``reference.results.privacy_loss.lec11``.
+
+
+@covers("LEC11:GaussLoss")
+def test_power_mutant_loss_law_mean_constant() -> None:
+    """Mutant of ``gaussian_loss_law``: the mean ``ratio**2 / 2`` turned into ``ratio**2 / 3``
+    (mean 0.148 instead of 0.222 at sigma = 1.5), the law test's sample of n = 2e5.
+
+    The mutant law N(0.148, 0.444) is at sup distance 0.0443 from the true N(0.222, 0.444),
+    so the DKW test rejects it with probability >= 1 - 2 exp(-586) (the DKW-Massart bound
+    of :func:`law_power`, its exponent computed below); false failure of the test <= 1e-6."""
+    law = mutant(LEC11, "ratio**2 / 2", "ratio ** 2 / 3").gaussian_loss_law(sigma="1.5")
+    mean, var = float(law.mean), float(law.variance)
+    assert (mean, var) == pytest.approx((1 / 1.5**2 / 3, 1 / 1.5**2), rel=1e-12)
+    wrong = stats.norm(mean, np.sqrt(var))
+    # Two normals with a common sd s and means m apart: sup |F - G| = 2 Phi(m / (2 s)) - 1,
+    # here m = 1/(2 sigma^2) - 1/(3 sigma^2) and s = 1/sigma.
+    distance = float(2 * stats.norm.cdf(1 / (6 * 1.5**2) / 2 * 1.5) - 1)
+    assert distance == pytest.approx(0.0443, abs=1e-4)
+    gap = distance - dkw_radius(N_QUICK)
+    assert 2 * N_QUICK * gap**2 > 586 and law_power(N_QUICK, distance) == 1.0
+    loss = sampled_loss(f"GaussLoss-{N_QUICK}", N_QUICK, 1.5)
+    assert check_law(loss, wrong.cdf).rejected
+
+
+@covers("LEC11:GaussTail")
+def test_power_mutant_tail_mean_constant() -> None:
+    """Mutant of ``gaussian_loss_tail``: ``2 * sigma**2`` in the mean turned into
+    ``3 * sigma**2`` (tail Q((0.5 - 1/12) 2) = 0.2023 instead of Q(0.75) = 0.2266 at sigma = 2,
+    eps = 0.5), on the tail test's sample of n = 2e5.
+
+    The "too many events" side rejects it with probability 1 - 1e-103 (exact binomial:
+    the log10 of the miss probability is computed below); false failure <= 1e-6."""
+    tail = float(mutant(LEC11, "2 * sigma**2", "3 * sigma ** 2")
+                 .gaussian_loss_tail(sigma="2", eps="0.5"))
+    assert tail == pytest.approx(float(stats.norm.sf((0.5 - 1 / 12) * 2)), rel=1e-12)
+    true_tail = float(stats.norm.sf((0.5 - 1 / 8) * 2))
+    assert rejection_probability(true_tail, N_QUICK, tail) > 1 - 1e-12
+    miss = stats.binom.logcdf(critical_count(N_QUICK, tail) - 1, N_QUICK, true_tail)
+    assert miss / np.log(10) < -103
+    events = sampled_loss(f"GaussTail-{N_QUICK}", N_QUICK, 2.0) > 0.5
+    assert check_rate(events, None, tail).rejected
+
+
+@covers("LEC11:Ex1")
+def test_power_mutant_notes_sigma_root_divided() -> None:
+    """Mutant of ``notes_gaussian_sigma``: ``2 * sqrt(ln(1/delta)) / eps`` turned into
+    ``2 / sqrt(ln(1/delta)) / eps`` (sigma 1.155 instead of 3.462 at (1, 0.05)); the
+    mechanism with the mutant's sigma is run through the calibration test (n = 2e5).
+
+    Its true rate P[I > 1] = Q((1 - 1/(2 sigma^2)) sigma) = 0.2349 against delta = 0.05:
+    rejected with probability 1 - 1e-300 or closer (exact binomial: the miss probability
+    underflows, computed below); false failure <= 1e-6."""
+    sigma = float(mutant(LEC11, "2 * ctx.sqrt(log(ctx, 1 / delta))",
+                         "2 / ctx.sqrt(log(ctx, 1 / delta))").notes_gaussian_sigma(eps=1,
+                                                                                  delta="0.05"))
+    assert sigma == pytest.approx(2 / np.sqrt(np.log(20)), rel=1e-12)
+    p_true = float(stats.norm.sf((1 - 1 / (2 * sigma**2)) * sigma))
+    assert p_true == pytest.approx(0.2349, abs=1e-4)
+    assert rejection_probability(p_true, N_QUICK, 0.05) > 1 - 1e-12
+    assert stats.binom.cdf(critical_count(N_QUICK, 0.05) - 1, N_QUICK, p_true) < 1e-300
+    assert check_rate(sampled_loss(f"Ex1-mutant-{N_QUICK}", N_QUICK, sigma) > 1, None,
+                      0.05).rejected

@@ -32,6 +32,7 @@ from reference.results import covers
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.charging import tct_simple, tct_simple_advanced, tct_tail
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
 
 EPS = math.log(3)
 P1_D0 = 0.75                     # P[answer 1] on D^0; 0.25 on D^1
@@ -171,6 +172,42 @@ def test_power_accountant_ignoring_the_failure_tail() -> None:
     assert power > 0.9999, power
     loss, _, _ = simulate(tau, N_RUNS, "tct-power-tail")
     assert check_rate(loss > float(g.eps) + 1e-9, None, 0.0).rejected
+
+
+@covers("CL23:ThmB.4", "CL23:ThmB.4-exact")
+def test_power_mutant_accountant_dividing_by_m() -> None:
+    """POWER CHECK on a mutant of the accountant planted by the mutation tool: basic
+    composition's ``e * m`` turned into ``e / m`` in ``TCTAccountant._compose`` (at tau = 3,
+    alpha = 1, exact tail: eps' = ln 3 / 24 = 0.0458, delta' = 0.0398), on the main test's
+    sample (tau = 3, 2e4 runs).  The exact law gives P[L > eps'] = 0.8088, so the harness
+    rejects with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    wrong = mutant("reference.results.tct.accountant", "e * m", "e / m")
+    g = wrong.TCTAccountant(tau=3, eps=EPS_UP, q=Q_NP).guarantee(1, tail="exact")
+    assert g.m == 24 and float(g.eps) == pytest.approx(EPS / 24, rel=1e-12)
+    p_true = exceed(net_law(3), float(g.eps))
+    assert p_true == pytest.approx(0.8088, abs=1e-4)
+    assert rejection_probability(p_true, N_RUNS, float(g.delta), ALPHA) > 1 - 1e-9
+    loss, _, _ = simulate(3, N_RUNS, "tct-notprior-3")
+    assert check_rate(loss > float(g.eps) + 1e-9, None, float(g.delta)).rejected
+
+
+@covers("CL23:Lem2.2")
+def test_power_mutant_simple_form_multiplying_by_q() -> None:
+    """POWER CHECK on a mutant of ``tct_simple`` planted by the mutation tool:
+    ``(1 + alpha) tau eps / q`` turned into ``(1 + alpha) tau eps * q`` (eps' = 2 ln 3 =
+    2.197 instead of 32 ln 3 at tau = 4, alpha = 1; delta' = e^-1), on the Lemma 2.2 test's
+    sample (2e4 runs).  The exact law gives P[L > eps'] = 0.6705 > e^-1 = 0.3679, so the
+    harness rejects with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    wrong = mutant("reference.results.tct.charging", "(1 + alpha) * tau * eps / q",
+                   "(1 + alpha) * tau * eps * q")
+    b = wrong.tct_simple(eps=EPS_UP, q=Q_NP, tau=4, alpha=1)
+    assert float(b.eps) == pytest.approx(2 * EPS, rel=1e-12)
+    assert float(b.delta) == pytest.approx(math.exp(-1), rel=1e-12)
+    p_true = exceed(net_law(4), float(b.eps))
+    assert p_true == pytest.approx(0.6705, abs=1e-4)
+    assert rejection_probability(p_true, N_RUNS, float(b.delta), ALPHA) > 1 - 1e-9
+    loss, _, _ = simulate(4, N_RUNS, "tct-lemma-2.2")
+    assert check_rate(loss > float(b.eps) + 1e-9, None, float(b.delta)).rejected
 
 
 @pytest.mark.slow

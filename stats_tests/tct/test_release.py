@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -31,6 +32,9 @@ from reference.results.tct.release import conditional_release
 from reference.results.tct.selection import svt_individual, svt_individual_basic
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 from reference.sim.tct_selection import IndividualSVT
+from stats_tests.mutants import mutant
+
+SELECTION = "reference.results.tct.selection"
 
 EPS = math.log(3)
 THRESHOLD = 1.0
@@ -63,7 +67,9 @@ def run_once(tau: int, g: np.random.Generator) -> float:
     return loss
 
 
+@lru_cache(maxsize=4)
 def simulate(tau: int, n: int, label: str) -> np.ndarray:
+    """Losses of ``n`` interactions (cached: the power checks reuse the main samples)."""
     g = rng(label)
     return np.array([run_once(tau, g) for _ in range(n)])
 
@@ -108,6 +114,39 @@ def test_power_charging_only_the_releases() -> None:
     assert rejection_probability(p_true, n, 0.0, ALPHA) > 0.9999
     losses = simulate(tau, n, "tct-svt-power")
     assert check_rate(losses > float(wrong.eps) + 1e-9, None, 0.0).rejected
+
+
+@covers("CL23:Thm2.10-basic")
+def test_power_mutant_basic_form_dividing_by_m() -> None:
+    """POWER CHECK on a mutant of ``svt_individual_basic`` planted by the mutation tool:
+    ``eps * m`` turned into ``eps / m`` (eps' = ln 3 / 16 = 0.0687, delta' = e^-1/2 =
+    0.6065 at tau = 2, alpha = 1), on the main test's sample (tau = 2, 2e4 runs).  The
+    exact law (negative binomial count of ⊥) gives P[loss > eps'] = 0.7368, so the
+    harness rejects with probability 1.0 (exact, > 1 - 1e-9); false failure <= 1e-6."""
+    b = mutant(SELECTION, "to_ctx(ctx, eps) * m", "to_ctx(ctx, eps) / m").svt_individual_basic(
+        eps=EPS_UP, tau=2, alpha=1)
+    assert b.m == 16 and float(b.eps) == pytest.approx(EPS / 16, rel=1e-12)
+    p_true = exceed(2, float(b.eps))
+    assert p_true == pytest.approx(0.7368, abs=1e-4)
+    assert rejection_probability(p_true, N_RUNS, float(b.delta), ALPHA) > 1 - 1e-9
+    losses = simulate(2, N_RUNS, "tct-svt-2")
+    assert check_rate(losses > float(b.eps) + 1e-9, None, float(b.delta)).rejected
+
+
+@covers("CL23:Thm2.10")
+def test_power_mutant_advanced_form_subtracting_the_tail() -> None:
+    """POWER CHECK on a mutant of ``svt_individual`` planted by the mutation tool: the
+    failure term ``delta* + e^{-alpha^2 tau/(2(1+alpha))}`` turned into ``delta* - ...``
+    (delta' = 1e-3 - 0.6065 < 0 at tau = 2, alpha = 1), on the main test's sample.  A
+    negative delta' is refuted by any count: rejected with probability 1 (computed
+    below); false failure <= 1e-6.  (Its eps' = 51.49 is unchanged; the real form passes.)"""
+    b = mutant(SELECTION, "ds + simplified_tail(ctx, tau, to_ctx(ctx, alpha))",
+               "ds - simplified_tail(ctx, tau, to_ctx(ctx, alpha))").svt_individual(
+        eps=EPS_UP, tau=2, alpha=1, delta_star="1e-3")
+    assert float(b.delta) == pytest.approx(1e-3 - math.exp(-0.5), rel=1e-12)
+    assert rejection_probability(0.0, N_RUNS, float(b.delta), ALPHA) == 1.0
+    losses = simulate(2, N_RUNS, "tct-svt-2")
+    assert check_rate(losses > float(b.eps) + 1e-9, None, float(b.delta)).rejected
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from mpmath import mp
 from scipy.special import gammaln
 
@@ -27,6 +28,9 @@ from reference.results.tct.wrappers import (
     wrapped_test_target,
 )
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
+from stats_tests.mutants import mutant
+
+WRAPPERS = "reference.results.tct.wrappers"
 
 F = Fraction
 W = F(5, 4)
@@ -105,6 +109,42 @@ def test_power_test_wrapper_value_on_a_classifier() -> None:
     assert rejection_probability(p_true, n, 0.0, ALPHA) > 0.9999
     assert check_rate(sample_losses(*CLASSIFIER, n, "wrap-power-cls") > t_test + 1e-12,
                       None, 0.0).rejected
+
+
+@covers("CL23:LemE.1")
+def test_power_mutant_test_wrapper_value() -> None:
+    """POWER CHECK on a mutant of ``test_wrapper_t`` planted by the mutation tool: the
+    denominator ``2 grow + 3`` turned into ``2 grow + 4`` (so ln(1 + 4 grow/(2 grow + 4)) =
+    0.2007 < eps and t_test = max(...) = eps = ln(5/4)), on the main test's sample
+    (20 000 outputs at the crossing pair).  The majority outcome (probability 3/7, exact)
+    has loss ln(9/7) > t, so the pure-bound harness rejects with probability
+    1 - (4/7)^20000 = 1.0 (computed below); false failure 0 (exact route)."""
+    t = float(mutant(WRAPPERS, "2 * grow + 3", "2 * grow + 4").wrapped_test_privacy.certified(
+        eps=LOG_W).t.hi)
+    assert t == pytest.approx(float(LOG_W), rel=1e-15)
+    p_true = exceed(*CROSSING, t)
+    assert p_true == pytest.approx(3 / 7, rel=1e-12)
+    assert rejection_probability(p_true, 20_000, 0.0, ALPHA) == 1.0
+    losses = sample_losses(*CROSSING, 20_000, "wrap-test-0")
+    assert check_rate(losses > t + 1e-12, None, 0.0).rejected
+
+
+@covers("CL23:Lem2.8")
+def test_power_mutant_general_wrapper_value() -> None:
+    """POWER CHECK on a mutant of ``general_wrapper_t`` planted by the mutation tool:
+    ``2 eps - ln(1 + 2 (e^eps - 1)/3)`` with ``2 expm1(eps)`` turned into ``3 expm1(eps)``,
+    which gives t = eps exactly (the wrapper would cost nothing), on the main test's sample
+    (20 000 outputs of the extreme classifier).  Outputs with loss above ln(5/4) have
+    probability 30/71 = 0.4225 (exact), so the pure-bound harness rejects with probability
+    1.0 (computed below); false failure 0 (exact route)."""
+    t = float(mutant(WRAPPERS, "2 * expm1(ctx, eps)", "3 * expm1(ctx, eps)")
+              .wrapped_privacy.certified(eps=LOG_W).t.hi)
+    assert t == pytest.approx(float(LOG_W), rel=1e-12)
+    p_true = exceed(*CLASSIFIER, t)
+    assert p_true == pytest.approx(30 / 71, rel=1e-12)
+    assert rejection_probability(p_true, 20_000, 0.0, ALPHA) == 1.0
+    losses = sample_losses(*CLASSIFIER, 20_000, "wrap-cls-0")
+    assert check_rate(losses > t + 1e-12, None, 0.0).rejected
 
 
 # ---- wrapped tests under TCT ------------------------------------------------------------
