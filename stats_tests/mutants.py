@@ -12,43 +12,19 @@ check fails loudly instead of silently testing something else.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import sys
 import types
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 from reference.tools.mutate import ROOT, Mutant, mutants, mutated_source
 
 
-@contextmanager
-def _lines_split_once() -> Iterator[None]:
-    """Let ``ast.get_source_segment`` split a source into lines once, not once per call.
-
-    The tool shows each mutant with ``ast.get_source_segment``, which splits the whole
-    module character by character at every call: about a second per module, the bulk of
-    a power check's cost.  The split is a pure function of the text and its result is
-    only read, so it is memoised while the mutants are listed (and restored after).
-    """
-    split = getattr(ast, "_splitlines_no_ff", None)
-    if split is None:  # another Python: nothing to speed up
-        yield
-        return
-    ast._splitlines_no_ff = lru_cache(maxsize=2)(split)  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        ast._splitlines_no_ff = split  # type: ignore[attr-defined]
-
-
 @lru_cache(maxsize=32)
 def _sites(rel: str, source: str) -> tuple[Mutant, ...]:
     """The tool's mutants of one version of a module (cached: several checks share one)."""
-    with _lines_split_once():
-        return tuple(mutants(rel, source))
+    return tuple(mutants(rel, source))
 
 
 def find(module: str, original: str, mutated: str, line: int | None = None) -> Mutant:

@@ -128,6 +128,7 @@ def mutants(module: str, source: str) -> list[Mutant]:
     [(2, 'x < 2', 'x <= 2'), (2, 'x < 2', 'x > 2'), (2, 'x < 2', 'x < 3')]
     """
     tree = ast.parse(source)
+    encoded = [line.encode() for line in source.splitlines()]
     parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
     out = []
     for site, node in _sites(tree):
@@ -138,11 +139,23 @@ def mutants(module: str, source: str) -> list[Mutant]:
             mutated = _plant(copy.deepcopy(base), inner, choice)
             if isinstance(node, ast.If | ast.While) and isinstance(mutated, ast.If | ast.While):
                 mutated = mutated.test
-            text = (ast.get_source_segment(source, shown) or "").splitlines()[0]
+            text = _first_line(encoded, shown)
             out.append(Mutant(module, site, choice, getattr(node, "lineno", 0),
                               " ".join(text.split()), " ".join(ast.unparse(mutated).split()),
                               getattr(shown, "end_lineno", None) or 0))
     return out
+
+
+def _first_line(encoded: list[bytes], node: ast.AST) -> str:
+    """The first line of ``node``'s source text (``ast.get_source_segment(...)``'s first
+    line, without splitting the module again at every call: ast offsets count UTF-8 bytes).
+
+    >>> _first_line([b"y = f(a,", b"      b)"], ast.parse("y = f(a,\\n      b)").body[0].value)
+    'f(a,'
+    """
+    line = encoded[node.lineno - 1]  # type: ignore[attr-defined]
+    end = node.end_col_offset if node.end_lineno == node.lineno else None  # type: ignore[attr-defined]
+    return line[node.col_offset:end].decode()  # type: ignore[attr-defined]
 
 
 def mutated_source(source: str, m: Mutant) -> str:
