@@ -14,7 +14,7 @@
   exceeds ``2 E_N``.
 
 False-failure probability of each test <= 1e-6 (Bonferroni over its checks).  Power
-checks: RAT redrawing the threshold noise each round (catalog-001 §4), a pointwise
+checks: RAT redrawing the threshold noise each round (WRWR22 §5), a pointwise
 (non-time-uniform) boundary, and a halved bound.
 """
 
@@ -145,7 +145,7 @@ def test_power_mutant_rat_bound_subtracting_eps() -> None:
 @pytest.mark.parametrize("pattern", ["above", "alternating"])
 def test_rat_halting_ratios_thorough(pattern: str) -> None:
     """Thorough size (4,000,000 runs per dataset, increasing eps): the other shift direction
-    and an alternating pattern (catalog-001 §4 (b)).  False failure <= 1e-6 each."""
+    and an alternating pattern (WRWR22 §5).  False failure <= 1e-6 each."""
     n, eps = 4_000_000, np.linspace(0.5, 1.5, K)
     gx = np.zeros(K) if pattern == "above" else np.tile([0.0, -1.0], K // 2)
     gxp = np.ones(K) if pattern == "above" else np.tile([-1.0, 0.0], K // 2)
@@ -158,7 +158,7 @@ def test_rat_halting_ratios_thorough(pattern: str) -> None:
 
 @covers("WRWR22:Thm5.1")
 def test_power_rat_redrawing_threshold_noise() -> None:
-    """Power check (catalog-001 §4): redrawing zeta_n ~ Lap(2/eps) every round, constant
+    """Power check (WRWR22 §5): redrawing zeta_n ~ Lap(2/eps) every round, constant
     eps = 1, 4,000,000 runs per dataset.  At k = 12 the exact probabilities are 2.44e-4 (x)
     and 1.08e-3 (x'), ratio e^1.49; with probability >= 1 - 2e-5 the counts fall where the
     test rejects (exact binomial quantiles): power > 0.9999."""
