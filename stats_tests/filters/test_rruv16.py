@@ -105,9 +105,10 @@ def test_power_mutant_filter_root_term_subtracted() -> None:
 @covers("RRUV16:Thm5.1", "RRUV16:Thm3.4")
 @pytest.mark.parametrize("b", [0, 1])
 def test_bold_adversary(b: int) -> None:
-    """Bold adversary: eps = 1/8 when the running loss exceeds 1/4, else 1/64 (an
-    adaptive adversary against the filters of RRUV16 §5), 2e5 runs, delta_g = 0.05: the advanced filter's frequency is <= delta_g
-    (false-failure probability <= 1e-6); the basic filter never exceeds eps_g."""
+    """Bold adversary: eps = 1/8 when the running loss exceeds 1/4, else 1/64 (an adaptive
+    adversary against the filters of RRUV16 §5), 2e5 runs, delta_g = 0.05: the advanced
+    filter's frequency is <= delta_g (false-failure probability <= 1e-6); the basic filter
+    never exceeds eps_g."""
     dg, levels = 0.05, [Fraction(1, 64), Fraction(1, 8)]
     policy = bold_policy(0, 1, 0.25)
     run = simulate_filter(levels, policy, advanced(dg), EPS_G, 2000, 200_000,

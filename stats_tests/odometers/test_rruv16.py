@@ -132,7 +132,8 @@ def test_fixed_x_odometer_constant_adversary_and_power_on_a_mutant() -> None:
 def test_power_heuristic_under_stopping_adversary() -> None:
     """Power check: the heuristic odometer against the adversary that stops at its first
     crossing (eps = 1/n, n = 1000 rounds, delta_g = 0.05).  Exact DP rate 0.195
-    (computed independently; RRUV16 §6); with 2e4 runs the harness rejects with the exact probability below.
+    (computed independently; RRUV16 §6); with 2e4 runs the harness rejects with the exact
+    probability below.
     The same adversary against Theorem 6.5 stays within delta_g."""
     n = 1000
     eps = 1 / n
