@@ -85,22 +85,38 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
     """Largest ``i`` in ``[0, top]`` with ``decide(i)`` true (monotone), as a bracket.
 
     ``decide`` answers True/False, or None when it cannot decide; the bracket ``(lo, hi)``
-    holds the exact answer (``lo`` certainly feasible).
+    holds the exact answer: ``lo`` only moves to points decided feasible and ``hi`` only
+    below points decided infeasible.  A first bisection reads None as infeasible; if it met
+    one, a second bisection over ``[lo, hi]`` reads None as feasible, so an undecided point
+    with feasible points above it cannot cut them off.
+
+    >>> truth = lambda i: i <= 7
+    >>> _search(truth, 10)
+    (7, 7)
+    >>> _search(lambda i: None if i in (5, 6, 7, 8) else truth(i), 10)  # undecided near 7
+    (4, 8)
     """
-    lo, hi = 0, top
-    undecided: list[int] = []
+    lo, hi, sound_hi, met_none = 0, top, top, False
     while lo < hi:
         mid = (lo + hi + 1) // 2
         verdict = decide(mid)
-        if verdict is None:
-            undecided.append(mid)
-            hi = mid - 1
-        elif verdict:
+        if verdict:
             lo = mid
         else:
             hi = mid - 1
-    top_undecided = max([u for u in undecided if u > lo], default=lo)
-    return lo, top_undecided
+            met_none = met_none or verdict is None
+            if verdict is False:
+                sound_hi = mid - 1
+    if not met_none:
+        return lo, sound_hi
+    a, b = lo, sound_hi
+    while a < b:
+        mid = (a + b + 1) // 2
+        if decide(mid) is False:
+            b = mid - 1
+        else:
+            a = mid
+    return lo, b
 
 
 @result("KOV15:Thm3.3-grid", title="Optimal composition on the lattice (dp-accounting form)",
