@@ -2,7 +2,7 @@
 
 Independent routes: brute-force enumeration of the k-fold product of randomized response
 (RRUV16 Def 2.6), KOV's lattice formula (Thm 3.3), scipy's binomial law in double
-precision and root finding, and the numbers recomputed in catalog-002 (N7).
+precision and root finding, and the lecture notes' numbers (N7), recomputed independently.
 Basic and advanced composition are in ``test_rruv16.py`` and ``test_lec11.py``.
 """
 
@@ -101,7 +101,7 @@ def test_optimal_delta_floor(eps: float, k: int, extra: float, delta: float) -> 
 
 @covers("KOV15:Thm3.3-delta")
 def test_optimal_delta_n7_value_and_speed() -> None:
-    # catalog-002 N7: delta(0.1) = 1.7e-8 for 500 copies of 0.001-DP.
+    # Lecture notes N7 (recomputed independently): delta(0.1) = 1.7e-8 for 500 copies of 0.001-DP.
     assert float(optimal_delta(eps="0.001", k=500, eps_g="0.1", delta=0)) == pytest.approx(
         1.7e-8, rel=0.03)
     start = time.perf_counter()
@@ -152,7 +152,7 @@ def test_optimal_inverse_pair(eps: float, k: int, delta_g: float, delta: float) 
 
 @covers("KOV15:Thm3.3")
 def test_optimal_n7_value_by_scipy_bisection() -> None:
-    # catalog-002 N7 gives 0.0798; a float root of scipy's binomial sum gives more digits.
+    # Lecture notes N7 gives 0.0798; a float root of scipy's binomial sum gives more digits.
     cert = optimal_epsilon(eps="0.001", k=500, delta_g="1e-6", delta=0)
     root = optimize.brentq(lambda g: float_delta(0.001, 500, g) - 1e-6, 0.05, 0.2, xtol=1e-15)
     assert abs(float(cert.value) - root) < 1e-10

@@ -2,7 +2,8 @@
 ``test_rruv16.py``, exact optimal composition (KOV) in ``test_kov15.py``.
 
 Independent routes: enumeration of randomized response's loss (the mean term), KOV's
-lattice formula (Thm 3.3), and the numbers recomputed in catalog-002 (N6, N7, N14, N22).
+lattice formula (Thm 3.3), and the notes' numbers (N6, N7, N14, N22), recomputed
+independently.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from reference.results.composition.rruv16 import (
 
 @covers("LEC11:AdvComp", "RRUV16:Thm2.9")
 def test_lec11_n7_values() -> None:
-    # catalog-002 N7: basic 0.5; advanced formula 0.117789 (> 0.1, the notes' claim).
+    # Lecture notes N7: basic 0.5; advanced formula 0.117789 (> 0.1, the notes' claim).
     assert near(basic_composition(eps=["0.001"] * 500, delta=[]).eps, 0.5, 1e-45)
     g = advanced_composition_tanh(eps="0.001", k=500, delta_prime="1e-6", delta=0)
     assert abs(float(g.eps) - 0.117789) < 5e-7 and g.eps > mp.mpf("0.1")
@@ -52,8 +53,8 @@ def test_lec11_n7_values() -> None:
 ])
 def test_lec11_n22_examples(eps: str, delta: str, k: int, slack: str, eps_t: str,
                             exact_delta: str) -> None:
-    """catalog-002 N22: eps~ and the exact LRR delta there (both recomputed in the catalog,
-    compared to the digits it prints)."""
+    """Lecture notes N22: eps~ and the exact LRR delta there (both recomputed independently,
+    compared to the digits printed here)."""
     g = advanced_composition_tanh(eps=eps, k=k, delta_prime=slack, delta=delta)
     assert mpmath.nstr(g.eps, len(eps_t.replace(".", "").lstrip("0"))) == eps_t
     d = optimal_delta(eps=eps, k=k, eps_g=g.eps, delta=delta)
@@ -79,7 +80,7 @@ def test_lec11_mean_term_is_the_expected_loss(eps: float, k: int, slack: float) 
 
 @covers("LEC11:AdvComp")
 def test_lec11_mean_term_limit() -> None:
-    """lim_{eps -> 0} k eps tanh(eps/2) / (k eps^2 / 2) = 1 (catalog-002 N6 (a))."""
+    """lim_{eps -> 0} k eps tanh(eps/2) / (k eps^2 / 2) = 1 (lecture notes N6)."""
     for e in ("1e-3", "1e-6", "1e-9"):
         g = advanced_composition_tanh(eps=e, k=7, delta_prime="0.5", delta=0).eps
         with mp.workdps(60):

