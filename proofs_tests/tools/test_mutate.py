@@ -125,3 +125,22 @@ def test_a_listed_pair_survives_line_shifts_unless_it_is_ambiguous() -> None:
     assert is_listed(Mutant("m.py", 0, 0, 2, "x < 10", "x <= 10"), entry, unique=False)
     assert not is_listed(Mutant("m.py", 0, 0, 2, "x < 10", "x > 10"), entry, unique=True)
     assert not is_listed(Mutant("n.py", 0, 0, 2, "x < 10", "x <= 10"), entry, unique=True)
+
+
+def test_a_record_of_an_older_module_text_is_stale(tmp_path: Path) -> None:
+    from reference.tools.mutation_report import Summary, source_hash, stale
+
+    (tmp_path / "reference").mkdir()
+    module = tmp_path / "reference" / "toy.py"
+    module.write_text(TOY)
+    counts = {"killed": 3, "error": 0, "timeout": 0, "equivalent": 0, "survived": 0}
+    record = Summary("reference/toy.py", counts, [], 1.0, 1.0, [], "now", source_hash(TOY))
+    assert stale(record, tmp_path) == ""
+    module.write_text(TOY.replace("10", "12"))
+    assert stale(record, tmp_path) == "the module changed since this run"
+    old = Summary("reference/toy.py", counts, [], 1.0, 1.0, [], "then")  # no fingerprint
+    assert stale(old, tmp_path) == ""  # same number of mutants (3)
+    module.write_text(TOY + "def g(y):\n    return y + 1\n")
+    assert stale(old, tmp_path) == "the module now has 5 mutants"
+    module.unlink()
+    assert stale(old, tmp_path) == "the module no longer exists"

@@ -256,9 +256,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{module}:{m.line}: {m.original} -> {m.mutated}")
             continue
         cmds = [shlex.split(t) for t in args.tests] if args.tests else mapped_tests(module)
+        text = (ROOT / module).read_text()
         outcomes, baseline, wall = run_module(module, cmds, args.jobs, args.timeout_factor,
                                                select=not args.all_tests)
-        summary = summarise(module, outcomes, load_equivalent(), baseline, wall, cmds)
+        summary = summarise(module, outcomes, load_equivalent(), baseline, wall, cmds, text)
         print(summary.row(), *summary.lines(), sep="\n", flush=True)
         failed |= summary.counts["survived"] > 0
         if args.report:

@@ -4,6 +4,7 @@ markdown page ``docs/mutation-report.md`` that keeps every module's last run."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import shlex
 import time
@@ -12,10 +13,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.tools.mutation_sites import Mutant
+from reference.tools.mutation_sites import Mutant, mutants
 
 #: One TOML file per module (``core.numeric.toml``) of ``[[equivalent]]`` tables.
 EQUIVALENT_DIR = Path(__file__).with_name("mutation_equivalent")
+ROOT = Path(__file__).resolve().parents[2]
 STATUSES = ("killed", "error", "timeout", "equivalent", "survived")
 
 
@@ -44,6 +46,7 @@ class Summary:
     wall: float
     tests: list[str]
     date: str
+    source: str = ""  #: sha256 of the module's text when it was run ("" in older records)
 
     @property
     def score(self) -> float:
@@ -64,9 +67,14 @@ class Summary:
                 for s in self.survivors]
 
 
+def source_hash(text: str) -> str:
+    """The fingerprint a record keeps of the module text it was run on."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def summarise(module: str, outcomes: list[tuple[Mutant, str]],
               equivalent: list[dict[str, object]], baseline: float, wall: float,
-              cmds: list[list[str]]) -> Summary:
+              cmds: list[list[str]], source: str = "") -> Summary:
     counts = dict.fromkeys(STATUSES, 0)
     survivors: list[dict[str, object]] = []
     pairs = Counter((m.original, m.mutated) for m, _ in outcomes)
@@ -80,7 +88,8 @@ def summarise(module: str, outcomes: list[tuple[Mutant, str]],
                               **({} if reached else {"reached": False})})
         counts[status] += 1
     return Summary(module, counts, survivors, baseline, wall, [shlex.join(c) for c in cmds],
-                   time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+                   time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                   source_hash(source) if source else "")
 
 
 _INTRO = """# Mutation testing report
@@ -102,9 +111,24 @@ def records_dir(report: Path) -> Path:
     return report.parent / "mutation-data"
 
 
-def write_report(path: Path, summary: Summary | None, planned: tuple[str, ...]) -> None:
+def stale(s: Summary, root: Path) -> str:
+    """Why the record ``s`` no longer describes the module under ``root`` ("" if it does):
+    its text changed since the run (or, for records without a fingerprint, its number of
+    mutants did)."""
+    path = root / s.module
+    if not path.exists():
+        return "the module no longer exists"
+    text = path.read_text()
+    if s.source:
+        return "" if s.source == source_hash(text) else "the module changed since this run"
+    now = len(mutants(s.module, text))
+    return "" if now == sum(s.counts.values()) else f"the module now has {now} mutants"
+
+
+def write_report(path: Path, summary: Summary | None, planned: tuple[str, ...],
+                 root: Path = ROOT) -> None:
     """Store ``summary`` (if any) as its module's record and rewrite the page at ``path``
-    from all records."""
+    from all records; a record of an older text of its module is marked stale."""
     folder = records_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
     if summary is not None:
@@ -115,8 +139,11 @@ def write_report(path: Path, summary: Summary | None, planned: tuple[str, ...]) 
     runs = sorted((Summary(**r) for r in records), key=lambda s: s.module)
     done = {s.module for s in runs}
     missing = ", ".join(f"`{m}`" for m in planned if m not in done) or "none"
+    why = {s.module: stale(s, root) for s in runs}
     out = [_INTRO, _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}."]
     for s in runs:
-        out += ["", f"## `{s.module}`", "", "Tests:", "", "```text", *s.tests, "```",
-                "", *(s.lines() or ["No survivors."])]
+        out += ["", f"## `{s.module}`", ""]
+        if why[s.module]:
+            out += [f"**Stale:** {why[s.module]}; rerun the tool on it.", ""]
+        out += ["Tests:", "", "```text", *s.tests, "```", "", *(s.lines() or ["No survivors."])]
     path.write_text("\n".join([*out, ""]))
