@@ -83,3 +83,36 @@ def test_rr_renyi_order_next_to_one(eps: object, step: Fraction) -> None:
     # the plain value is rounded to the working 50 digits: inside up to that rounding
     slack = lo * Fraction(1, 10**48)
     assert _q(enc.lo) - slack <= _q(value) <= _q(enc.hi) + slack
+
+
+@covers("MIR17:RR-renyi")
+@pytest.mark.parametrize("alpha", ["1.5", "2", "7"])
+def test_rr_renyi_at_eps_one_and_zero(alpha: str) -> None:
+    """eps = 1 by the two-point sum in flint's arb at 400 bits (p = e/(1 + e)); eps = 0 gives
+    the divergence of two equal laws, exactly 0."""
+    flint = pytest.importorskip("flint")
+    a_q = Fraction(alpha)
+    flint.ctx.prec = 400
+    try:
+        a = flint.arb(flint.fmpq(a_q.numerator, a_q.denominator))
+        p = 1 / (1 + (-flint.arb(1)).exp())
+        q = 1 - p
+        lo, hi = _arb_ends(((p**a) * q ** (1 - a) + (q**a) * p ** (1 - a)).log() / (a - 1))
+    finally:
+        flint.ctx.prec = 53
+    enc = rr_renyi.certified(eps=1, alpha=alpha)
+    assert _q(enc.lo) <= lo and hi <= _q(enc.hi)
+    assert _q(enc.hi) - _q(enc.lo) <= lo * Fraction(1, 10**45)
+    assert abs(_q(rr_renyi(eps=1, alpha=alpha)) - lo) <= lo * Fraction(1, 10**48)
+    assert rr_renyi(eps=0, alpha=alpha) == 0
+    zero = rr_renyi.certified(eps=0, alpha=alpha)
+    assert zero.lo == zero.hi == 0
+
+
+@covers("MIR17:RR-renyi")
+@pytest.mark.parametrize("alpha", [1, "0.5", 0, -2])
+def test_rr_renyi_refuses_orders_at_most_one(alpha: object) -> None:
+    from reference import DomainError
+    with pytest.raises(DomainError) as err:
+        rr_renyi(eps=1, alpha=alpha)
+    assert err.value.param == "alpha"

@@ -142,13 +142,23 @@ def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
 
 
 def _solve_eps(ctx: Ctx, mu: MPF, delta: MPF) -> MPF:
-    """Point solution of ``gauss_delta(mu, eps) = delta`` (0 if already below at eps = 0)."""
-    if gauss_delta(mp, mu, mp.zero) <= delta:
+    """Point solution of ``gauss_delta(mu, eps) = delta`` (0 if already below at eps = 0).
+
+    The test at 0 is the bracket's own sign test (``ln delta - ln delta(0) < 0``), not
+    ``delta(0) <= delta``: a delta within rounding of ``delta(0)`` has equal logarithms, and
+    the bracket then found no sign change (a RuntimeError at ``sigma = 1`` and delta the
+    60-digit truncation of ``erf(1/(2 sqrt 2))``).  The guess 0 is then certified upward.
+    """
+    log_target = mp.log(delta)
+
+    def gap(c: Ctx, e: MPF) -> MPF:
+        return log_target - log(c, gauss_delta(c, mu, e))
+
+    if gap(mp, mp.zero) >= 0:
         return mp.zero
     rho = mu * mu / 2
     top = rho + 2 * mp.sqrt(rho * mp.log(1 / delta)) + 1  # BS16 route: an upper bound
-    log_target = mp.log(delta)
-    return bracket(mp, lambda c, e: log_target - log(c, gauss_delta(c, mu, e)), mp.zero, top)
+    return bracket(mp, gap, mp.zero, top)
 
 
 @inverse("BW18:Thm8-eps", title="Exact epsilon of the Gaussian mechanism at delta",
