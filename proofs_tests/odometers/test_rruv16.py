@@ -41,7 +41,7 @@ def _confirmed(eid: str) -> None:
 
 @covers("RRUV16:Thm6.5", "RRUV16:Lem6.4")
 def test_catalog_values() -> None:
-    """Catalog-003 §8 (double precision, computed there independently)."""
+    """Reference values computed independently in double precision."""
     def close(x: object, y: float) -> bool:
         return abs(float(x) - y) <= 1e-13 * y  # type: ignore[arg-type]
     a = advanced_odometer(eps=["0.01"] * 1000, n=10**4, delta_g="1e-3")
@@ -196,7 +196,7 @@ def test_first_passage_dp_matches_enumeration(T: int, eps: float, scale: float,
 
 @covers("RRUV16:Thm6.5")
 def test_heuristic_crossing_matches_catalog() -> None:
-    """Catalog-003 §6 (computed there independently): the heuristic at delta_g = 0.05,
+    """Computed independently: the heuristic at delta_g = 0.05,
     eps = 1/n, n rounds is crossed with probability 0.103 (n = 100), 0.195 (n = 1000)."""
     for n, expect in ((100, 0.103), (1000, 0.195)):
         e = 1 / n

@@ -25,7 +25,7 @@ from reference.oracle.testing import (
     enclosure,
 )
 
-#: CKS20 at (rho = 1.3527, delta = 1e-6) rounded to a double: anchors §3.1 give 9.265762734
+#: CKS20 at (rho = 1.3527, delta = 1e-6) rounded to a double: mpmath alone gives 9.265762734
 #: and OpenDP returns 9.265762733744117 (the conformance report); these tests exercise the
 #: assertion helpers around it, the value itself is tested in
 #: proofs_tests/conversions/test_cks20.py.
@@ -82,7 +82,7 @@ def test_compare_reports_relative_excess() -> None:
     cmp = compare("0.08", "KOV15:Thm3.3", eps="0.001", k=500, delta_g="1e-6", delta=0)
     assert cmp.upper_verdict() is Verdict.HOLDS
     assert cmp.relative_excess is not None
-    # anchors §3.2: KOV grid 0.08 vs exact 0.0797888542
+    # Independently computed: KOV grid 0.08 vs exact 0.0797888542
     assert abs(cmp.relative_excess - (0.08 / 0.0797888542 - 1)) < 1e-9
     enc = enclosure("KOV15:Thm3.5", eps=["0.1", "0.2"], delta_tilde="0.01", output="delta")
     assert exact(enc.lo, "lo", "t") <= Fraction(1, 100) <= exact(enc.hi, "hi", "t")

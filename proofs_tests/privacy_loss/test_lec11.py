@@ -149,7 +149,7 @@ def test_notes_sigma_suffices_in_its_range(delta: float, u: float) -> None:
 @covers("LEC11:Ex1")
 @at60
 def test_notes_sigma_pinned_and_boundary() -> None:
-    # catalog-002 N13: sigma = 7.434 and P[I > 1] = 8.8e-14 at (1, 1e-6).
+    # Lecture notes N13 (recomputed independently): sigma = 7.434, P[I > 1] = 8.8e-14 at (1, 1e-6)
     sigma = notes_gaussian_sigma(eps=1, delta="1e-6")
     assert mpmath.nstr(sigma, 4) == "7.434"
     assert mpmath.nstr(gaussian_loss_tail(sigma=sigma, eps=1), 2) == "8.8e-14"

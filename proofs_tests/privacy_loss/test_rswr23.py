@@ -100,7 +100,7 @@ def test_hockey_stick_at_zero_is_total_variation(pq: tuple[list[Fraction], list[
 @at60
 def test_hockey_stick_from_the_loss_distribution(pq: tuple[list[Fraction], list[Fraction]],
                                                  eps: Fraction) -> None:
-    # delta(eps) = E_P[(1 - e^(eps - L))_+], the privacy-loss form (catalog-002 N10).
+    # delta(eps) = E_P[(1 - e^(eps - L))_+], the privacy-loss form (lecture notes N10).
     P, Q = pq
     pld = privacy_loss_distribution(P=P, Q=Q)
     with mp.workdps(50):

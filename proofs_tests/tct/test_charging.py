@@ -58,7 +58,7 @@ def test_exact_tail_matches_scipy(q: Fraction, tau: int, alpha: Fraction) -> Non
 @covers("CL23:ThmB.4-tail", "CL23:ThmB.4")
 @given(qs, taus, alphas)
 def test_exact_below_raw_below_simplified(q: Fraction, tau: int, alpha: Fraction) -> None:
-    """Catalog-004 §4 check (d): exact <= raw Chernoff <= simplified, with the floor."""
+    """Exact <= raw Chernoff <= simplified, with the floor."""
     b = tct_tail.certified(q=q, tau=tau, alpha=alpha)
     assert b.exact.hi <= b.raw.lo and b.raw.hi <= b.simplified.lo
     basic = tct_basic.certified(eps="0.1", q=q, tau=tau, alpha=alpha, Delta="0.001")

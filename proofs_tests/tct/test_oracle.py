@@ -32,7 +32,7 @@ F = Fraction
 
 def highs_q(P: tuple[Fraction, ...], Q: tuple[Fraction, ...], T: list[int], w: Fraction,
             delta: Fraction) -> float | None:
-    """The catalog's route: Charnes–Cooper LP in floating point (HiGHS)."""
+    """An independent route: the Charnes–Cooper LP in floating point (HiGHS)."""
     n, N = len(P), [y for y in range(len(P)) if y not in T]
     nv = 2 + len(N) + 2 * n
     laws = ([float(x) for x in P], [float(x) for x in Q])

@@ -102,7 +102,8 @@ def test_wrapped_algorithm_privacy(w: Fraction, n: int, data: st.DataObject) -> 
 @covers("CL23:Lem2.8", "CL23:LemE.1")
 @given(ratios(), st.integers(10, 40))
 def test_general_supremum_exceeds_test_value(w: Fraction, k: int) -> None:
-    """Catalog-004 §11's family attains e^t in the limit and beats the test value (open Q1)."""
+    """A family of pairs attains e^t in the limit and beats the test value (an open question
+    of CL23's reconstruction)."""
     s, r = F(1, 2**k), 1 / (2 * w)
     ratio = max_ratio(boundary_wrap([1 - s - r, s, r]),
                       boundary_wrap([F(1, 2) - s / w, s / w, F(1, 2)]))
@@ -154,7 +155,7 @@ def test_boundary_target_of_algorithms(w: Fraction, n: int, data: st.DataObject)
 @given(ratios(), st.integers(6, 20), st.integers(0, 3), st.data())
 def test_lp_form_near_the_extreme_classifiers(w: Fraction, k: int, j: int,
                                               data: st.DataObject) -> None:
-    """The catalog's local-search optimum: small minorities moved by factors w or 1/w."""
+    """An independent local-search optimum: small minorities moved by factors w or 1/w."""
     a = F(1, 2**k)
     b = a * data.draw(st.sampled_from([F(1), F(2), F(7)]))
     f: tuple[Fraction, Fraction] = [(w, w), (w, 1 / w), (1 / w, F(1)), (w, F(1))][j]

@@ -1,7 +1,8 @@
 """Conformance harness: verdict logic on synthetic adapters (no library needed), and the
-known defects of each library (anchors §4), found by the harness itself when installed.
+known defects of each library (reproduced independently), found by the harness itself when
+installed.
 
-Expected numbers in the per-library tests come from anchors §3-§4 (computed there with
+Expected numbers in the per-library tests are computed independently (with
 mpmath, independently of this code) or are worked out by hand below.
 """
 
@@ -246,7 +247,7 @@ def test_cli_unknown_library() -> None:
 
 
 def test_filter_reference_counts_match_anchors() -> None:
-    """Anchors §4.5 (mpmath, independent): the WRRW23 zCDP filter admits 436 rounds of
+    """Independently computed (mpmath): the WRRW23 zCDP filter admits 436 rounds of
     eps0 = 0.001 at (0.11, 1e-6) and the exact optimum about 909 fixed rounds; with
     the float inputs (0.001 is a little above 1/1000) the last fixed round is 908."""
     ref = references.filter_counts(0.001, 0.11, 1e-6, filter_limit(0.001, 0.11))
@@ -266,7 +267,7 @@ def test_references_fall_back_when_new_ids_are_missing(
                         lambda rid: not rid.startswith(("CKS20", "BW18")) and real(rid))
     z = references.zcdp_to_dp(1.3527, 1e-6)
     assert z.valid_id == "RSWR23:Lem2.3" and z.floor is None and z.valid is not None
-    assert abs(float(z.valid.lo) - 9.998679674) < 1e-8      # anchors §3.1 BS16 column
+    assert abs(float(z.valid.lo) - 9.998679674) < 1e-8      # independent mpmath value (BS16)
     g = references.gaussian_curve(0.5, 1e-6)
     assert judge_upper(1.0, g)[0] is Grade.NO_REFERENCE
 
@@ -281,8 +282,8 @@ def _outcomes(name: str, keep: set[str]) -> dict[tuple[str, str], Outcome]:
 
 
 def test_prv_accountant_under_reports_pure_dp_composition() -> None:
-    """Anchors §4.1: eps0 = 2, k = 50, delta = 1e-6 gives an upper end ~72.01 against the
-    exact 99.9994 (mpmath, anchors §4.1)."""
+    """eps0 = 2, k = 50, delta = 1e-6 gives an upper end ~72.01 against the
+    exact 99.9994 (mpmath, computed independently)."""
     pytest.importorskip("prv_accountant")
     got = _outcomes("prv-accountant", {"optimal-composition/eps0=2,k=50,delta=1e-6"})
     (o,) = got.values()
@@ -292,7 +293,7 @@ def test_prv_accountant_under_reports_pure_dp_composition() -> None:
 
 
 def test_dp_accounting_advanced_composition_overflows_at_1024() -> None:
-    """Anchors §4.2: k = 1023 works (a grid point >= the exact optimum), k = 1024 raises."""
+    """k = 1023 works (a grid point >= the exact optimum), k = 1024 raises."""
     pytest.importorskip("dp_accounting")
     keep = {"advanced-composition/eps0=0.001,k=1023,delta=1e-6",
             "advanced-composition/eps0=0.001,k=1024,delta=1e-6"}
@@ -304,7 +305,7 @@ def test_dp_accounting_advanced_composition_overflows_at_1024() -> None:
 
 
 def test_autodp_get_eps_zero_inconsistency() -> None:
-    """Anchors §4.3: get_eps(0) returns 0 (below the exact k eps0 = 10) and get_eps(0.0)
+    """get_eps(0) returns 0 (below the exact k eps0 = 10) and get_eps(0.0)
     returns inf, for ten 1-DP spends."""
     pytest.importorskip("autodp")
     got = _outcomes("autodp", {"composition-delta0/eps0=1,k=10,delta=0"})
@@ -316,7 +317,7 @@ def test_autodp_get_eps_zero_inconsistency() -> None:
 
 
 def test_diffprivlib_admits_more_than_the_proven_filter() -> None:
-    """Anchors §4.5: BudgetAccountant admits 595 spends of 0.001 at (0.11, 1e-6) where the
+    """BudgetAccountant admits 595 spends of 0.001 at (0.11, 1e-6) where the
     WRRW23 filter admits 436; fixed parameters would allow about 909."""
     pytest.importorskip("diffprivlib.accountant")
     got = _outcomes("diffprivlib", {"filter/eps0=0.001,budget=(0.11,1e-06)"})
@@ -327,7 +328,7 @@ def test_diffprivlib_admits_more_than_the_proven_filter() -> None:
 
 def test_opendp_filter_and_odometer_are_sound() -> None:
     """OpenDP's basic filter admits at most the basic count; its zCDP odometer reports
-    0.5 + 0.125 + 2 = 2.625 for scales 1, 2, 0.5 (anchors §3.4)."""
+    0.5 + 0.125 + 2 = 2.625 for scales 1, 2, 0.5 (computed by hand)."""
     pytest.importorskip("opendp")
     got = _outcomes("opendp", {"filter/eps0=0.001,budget=(0.11,1e-06)",
                                "odometer/sigmas=1,2,0.5"})
@@ -339,7 +340,7 @@ def test_opendp_filter_and_odometer_are_sound() -> None:
 
 
 def test_zcdp_conversions_between_gaussian_floor_and_cks20() -> None:
-    """Anchors §3.1 (mpmath): at rho = 1, delta = 1e-6 CKS20 is 7.766216625311720...,
+    """Independently computed (mpmath): at rho = 1, delta = 1e-6 CKS20 is 7.766216625311720...,
     OpenDP returns 7.7662166253117215 (>= it: sound) and autodp one ulp below
     (7.766216625311721): not proven valid, yet far above the Gaussian floor 7.286."""
     pytest.importorskip("opendp")
@@ -355,7 +356,7 @@ def test_zcdp_conversions_between_gaussian_floor_and_cks20() -> None:
 
 
 def test_confseq_two_sided_mixture_agrees() -> None:
-    """Anchors §3.3: confseq's two-sided bound equals the closed form to ~1e-16, so it
+    """Measured independently: confseq's two-sided bound equals the closed form to ~1e-16, so it
     sits inside the (1e-13-widened) enclosure."""
     pytest.importorskip("confseq.boundaries")
     got = _outcomes("confseq", {"mixture-boundary/rho=1,alpha=0.05,v=1"})
