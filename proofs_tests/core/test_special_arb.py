@@ -129,3 +129,11 @@ def test_end_points_with_more_bits_than_the_series_carries(prec: int) -> None:
     for x in [1 + Fraction(1, 2**200), Fraction(3, 4) + Fraction(1, 2**300),
               5 - Fraction(1, 2**250), -3 - Fraction(1, 2**280)]:
         _check_enclosure(x, prec)
+
+
+def test_asymptotic_series_just_above_the_switch_at_2000_bits() -> None:
+    """At 2000 bits the switch lies near 54.2; just above it the asymptotic series must
+    still run until its terms are below 2^-(prec+30) (tight), not stop where they are
+    merely no longer decreasing fast."""
+    for x in [Fraction(217, 4), Fraction(109, 2), Fraction(55)]:
+        _check_enclosure(x, 2000)
