@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -111,6 +112,16 @@ def test_power_test_wrapper_value_on_a_classifier() -> None:
                       None, 0.0).rejected
 
 
+def _pure_harness_rejects(t: float, pair: Any, p_exact: float, label: str) -> None:
+    """The exact rate of loss > ``t`` on ``pair`` is ``p_exact``; with the main test's 20 000
+    outputs the pure-bound harness rejects with probability 1.0 (computed), and does."""
+    p_true = exceed(*pair, t)
+    assert p_true == pytest.approx(p_exact, rel=1e-12)
+    assert rejection_probability(p_true, 20_000, 0.0, ALPHA) == 1.0
+    losses = sample_losses(*pair, 20_000, label)
+    assert check_rate(losses > t + 1e-12, None, 0.0).rejected
+
+
 @covers("CL23:LemE.1")
 def test_power_mutant_test_wrapper_value() -> None:
     """POWER CHECK on a mutant of ``test_wrapper_t`` planted by the mutation tool: the
@@ -122,11 +133,7 @@ def test_power_mutant_test_wrapper_value() -> None:
     t = float(mutant(WRAPPERS, "2 * grow + 3", "2 * grow + 4").wrapped_test_privacy.certified(
         eps=LOG_W).t.hi)
     assert t == pytest.approx(float(LOG_W), rel=1e-15)
-    p_true = exceed(*CROSSING, t)
-    assert p_true == pytest.approx(3 / 7, rel=1e-12)
-    assert rejection_probability(p_true, 20_000, 0.0, ALPHA) == 1.0
-    losses = sample_losses(*CROSSING, 20_000, "wrap-test-0")
-    assert check_rate(losses > t + 1e-12, None, 0.0).rejected
+    _pure_harness_rejects(t, CROSSING, 3 / 7, "wrap-test-0")
 
 
 @covers("CL23:Lem2.8")
@@ -140,11 +147,7 @@ def test_power_mutant_general_wrapper_value() -> None:
     t = float(mutant(WRAPPERS, "2 * expm1(ctx, eps)", "3 * expm1(ctx, eps)")
               .wrapped_privacy.certified(eps=LOG_W).t.hi)
     assert t == pytest.approx(float(LOG_W), rel=1e-12)
-    p_true = exceed(*CLASSIFIER, t)
-    assert p_true == pytest.approx(30 / 71, rel=1e-12)
-    assert rejection_probability(p_true, 20_000, 0.0, ALPHA) == 1.0
-    losses = sample_losses(*CLASSIFIER, 20_000, "wrap-cls-0")
-    assert check_rate(losses > t + 1e-12, None, 0.0).rejected
+    _pure_harness_rejects(t, CLASSIFIER, 30 / 71, "wrap-cls-0")
 
 
 # ---- wrapped tests under TCT ------------------------------------------------------------
