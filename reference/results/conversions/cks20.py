@@ -89,14 +89,17 @@ def _eps_order_t(ctx: Ctx, rho: MPF, delta: Fraction, log_inv: MPF) -> MPF:
 
     Left end ``t0/2``, ``t0 = 2L/(1 + sqrt(1 + 4 rho L))`` the root of ``t^2 rho + t = L``
     (``L = ln(1/delta)``, taken low, rho high): ``ln(1+t) <= t`` puts the gap below
-    ``rho t0^2/4 + t0/2 - L < 0`` there.  Right end as in the notes.  The root is bracketed
+    ``rho t0^2/4 + t0/2 - L < 0`` there.  Right end ``min(max(1, L/rho), 2/delta)``: the gap
+    is at least ``ln 2`` there (``2/delta`` gives ``ln(1 + 2/delta) - L > ln 2``; ``1/delta``
+    left only ``ln(1 + delta) ~ delta``, which tiny rho and delta = 1.8e-59 could not certify:
+    RuntimeError).  The root is bracketed
     in ``u = t/s`` with ``s`` the lower end of L: ``t*`` is about L when ``delta -> 1``
     (1e-300 at ``delta = 1 - 1e-300``), below the absolute floor (``mp.eps``) with which
     :func:`reference.core.roots.bracket` closes an undecided step, which left a bracket a
     factor 2 wide; in u the root is of order 1 there.
     """
     ell, r = endpoints(log_inv), endpoints(rho)
-    hi = min(max(mpmath.mpf(1), ell.hi / r.lo), endpoints(1 / to_ctx(ctx, delta)).hi)
+    hi = min(max(mpmath.mpf(1), ell.hi / r.lo), endpoints(2 / to_ctx(ctx, delta)).hi)
     lo = ell.lo / (1 + mpmath.sqrt(1 + 4 * r.hi * ell.lo))
     s = ctx.mpf(ell.lo)  # an exact point in both contexts
     u = bracket(ctx, lambda c, v: _eps_order_gap(c, s * v, rho, log_inv), ctx.mpf(lo / ell.lo),
