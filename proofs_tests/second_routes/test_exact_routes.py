@@ -15,16 +15,11 @@ from flint import arb, ctx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
 from reference import get
 
 TIGHT = Fraction(1, 10**40)
-
-
-def frac(x: object) -> Fraction:
-    sign, man, exp, _ = x._mpf_  # type: ignore[attr-defined]
-    q = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return -q if sign else q
 
 
 def pinned(enc: object, exact: Fraction) -> None:
