@@ -54,6 +54,14 @@ _CONFTEST = """from hypothesis import HealthCheck, Phase, settings
 settings.register_profile("mutation", max_examples=60, derandomize=True, deadline=None,
     database=None, suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate])
+
+
+def pytest_runtest_logreport(report):
+    import os
+    path = os.environ.get("MUTATE_DURATIONS")
+    if path:
+        with open(path, "a") as out:
+            out.write(f"{report.duration}\\t{report.nodeid}\\n")
 """
 #: Every module of the two formula layers (``index.py`` is generated; ``__init__`` re-exports).
 DEFAULT_MODULES = tuple(sorted(
@@ -152,45 +160,57 @@ def _write(path: Path, text: str) -> None:
 
 
 def _coverage(copy_root: Path, module: str, cmds: list[list[str]],
-              ) -> tuple[str, dict[int, set[str]]]:
-    """Run ``cmds`` unmutated under coverage: their status, and for each line of ``module``
-    the node ids of the tests that ran it (``""``: run outside any test, e.g. at import)."""
+              ) -> tuple[str, dict[int, set[str]], dict[str, float]]:
+    """Run ``cmds`` unmutated under coverage: their status, for each line of ``module``
+    the node ids of the tests that ran it (``""``: run outside any test, e.g. at import),
+    and each test's seconds (setup, call and teardown)."""
     try:
         from coverage import CoverageData
     except ImportError as exc:  # pragma: no cover - the test extra installs it
         raise SystemExit("coverage and pytest-cov select the tests (pip install -e '.[test]'); "
                          "or pass --all-tests") from exc
     lines: dict[int, set[str]] = {}
+    seconds: dict[str, float] = {}
+    timing = copy_root / ".durations"
     for i, args in enumerate(cmds):
         data_file = copy_root / f".coverage-select-{i}"
         cov = [f"--cov={Path(module).parent}", "--cov-context=test", "--cov-report="]
-        status = _run(copy_root, [[*cov, *args]], None, {"COVERAGE_FILE": str(data_file)},
+        status = _run(copy_root, [[*cov, *args]], None, {"COVERAGE_FILE": str(data_file),
+                                                         "MUTATE_DURATIONS": str(timing)},
                       stop_early=False)
         if status != "survived":
-            return status, lines
+            return status, lines, seconds
         data = CoverageData(basename=str(data_file))
         data.read()
         by_line = data.contexts_by_lineno(str((copy_root / module).resolve()))
         for line, contexts in by_line.items():
             lines.setdefault(line, set()).update(c.rsplit("|", 1)[0] for c in contexts)
-    return "survived", lines
+    for row in timing.read_text().splitlines() if timing.exists() else []:
+        took, node = row.split("\t", 1)
+        seconds[node] = seconds.get(node, 0.0) + float(took)
+    timing.unlink(missing_ok=True)
+    return "survived", lines, seconds
 
 
 def selected(m: Mutant, lines: dict[int, set[str]], cmds: list[list[str]],
-             ) -> list[list[str]]:
-    """The pytest runs for ``m``: the node ids of the tests that ran one of its lines; all of
-    ``cmds`` when a line ran outside any test; none when no test reached it.
+             seconds: dict[str, float] | None = None) -> list[list[str]]:
+    """The pytest runs for ``m``: the node ids of the tests that ran one of its lines, the
+    quickest first (``seconds``, unmutated: a killed mutant stops at its first failing test);
+    all of ``cmds`` when a line ran outside any test; none when no test reached it.
 
     >>> m = Mutant("m.py", 0, 0, 3, "x < 2", "x <= 2", 4)
     >>> selected(m, {3: {"t.py::a"}, 4: {"t.py::b", "t.py::a"}, 9: {"t.py::c"}}, [["t.py"]])
     [['t.py::a', 't.py::b']]
+    >>> selected(m, {3: {"t.py::a", "t.py::b"}}, [["t.py"]], {"t.py::a": 2.0, "t.py::b": 0.1})
+    [['t.py::b', 't.py::a']]
     >>> selected(m, {4: {""}}, [["t.py"]]), selected(m, {9: {"t.py::c"}}, [["t.py"]])
     ([['t.py']], [])
     """
     tests = set().union(*(lines.get(n, set()) for n in range(m.line, max(m.line, m.end_line) + 1)))
     if "" in tests:
         return cmds
-    return [sorted(tests)] if tests else []
+    took = seconds or {}
+    return [sorted(tests, key=lambda t: (took.get(t, 0.0), t))] if tests else []
 
 
 def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float = 3.0,
@@ -205,16 +225,16 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
         for _ in range(max(1, jobs)):
             copies.put(_make_copy(root, Path(tmp)))
         if select:
-            status, lines = _coverage(copies.queue[0], module, cmds)
+            status, lines, seconds = _coverage(copies.queue[0], module, cmds)
         else:
-            status, lines = _run(copies.queue[0], cmds, None), {}
+            status, lines, seconds = _run(copies.queue[0], cmds, None), {}, {}
         baseline = time.monotonic() - start
         if status != "survived":
             raise SystemExit(f"{module}: the unmutated tests do not pass ({status}): {cmds}")
 
         def one(i: int) -> tuple[Mutant, str]:
             m = todo[i]
-            runs = selected(m, lines, cmds) if select else cmds
+            runs = selected(m, lines, cmds, seconds) if select else cmds
             if not runs:
                 status = "unreached"
             else:
