@@ -52,6 +52,15 @@ def test_unknown_id_suggests_close_ids() -> None:
         get("RSWR23:Lem2.33")
 
 
+def test_a_hint_names_at_most_three_ids() -> None:
+    """``RSWR23:Lem2.`` is close to the four ``RSWR23:Lem2.1`` ... ``Lem2.4`` (and more): the
+    message names three of them, not a list to scan."""
+    with pytest.raises(KeyError) as info:
+        get("RSWR23:Lem2.")
+    named = re.findall(r"RSWR23:Lem[0-9A-Z.]+[0-9](?:-\w+)?", str(info.value).split("mean", 1)[1])
+    assert len(named) == 3 and set(named) <= {r.id for r in catalogue()}
+
+
 def test_collection_is_explicit_and_repeatable() -> None:
     """Collecting the listed modules twice gives the same catalogue; nothing else is in it."""
     import importlib

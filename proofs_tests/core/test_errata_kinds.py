@@ -7,12 +7,21 @@ a kind of the enum or without a one-line consequence cannot be made.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 
 import pytest
 
-from reference.core.errata import Check, Erratum, Kind, by_kind, erratum, in_severity_order
+from reference.core.errata import (
+    Check,
+    Erratum,
+    Kind,
+    by_kind,
+    erratum,
+    in_severity_order,
+    kind_counts,
+)
 from reference.results import errata, load
 from reference.tools.cli import main
 
@@ -64,3 +73,17 @@ def test_cli_json_keeps_the_field_kind_with_the_new_values() -> None:
     assert all(r["consequence"] for r in rows)
     sev = [Kind(r["kind"]).severity for r in rows]
     assert sev == sorted(sev)
+
+
+def test_kind_counts_in_words_and_records_are_immutable() -> None:
+    """Three made-up entries (two typos, one ambiguity): the words a reader sees, written
+    out by hand; an erratum and its check cannot be changed after the catalogue holds them."""
+    made = [erratum(f"X:{i}", location="l", printed="p", corrected="c", kind=k,
+                    consequence="none")(_ok)
+            for i, k in enumerate((Kind.TYPO, Kind.AMBIGUITY, Kind.TYPO))]
+    assert kind_counts(made) == "3 entries: 1 ambiguity, 2 typos"
+    assert kind_counts(made[:1]) == "1 entries: 1 typo"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].kind = Kind.FALSE_AS_STATED  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        _ok().confirmed = False  # type: ignore[misc]
