@@ -26,7 +26,7 @@ from reference.core.numeric import MPF, Interval, endpoints, exact, to_ctx, work
 from reference.core.params import as_fraction
 from reference.results.concentration.rruv16 import half_drift
 from reference.results.filters.objects import RunningSum, midpoint
-from reference.results.filters.rruv16 import basic_filter, failure_term, lifted_failure
+from reference.results.filters.rruv16 import basic_filter, lifted_failure
 from reference.results.odometers.rruv16 import (
     advanced_odometer,
     advanced_value,
@@ -75,8 +75,8 @@ class PrivacyOdometer:
         """Add a round that ran with ``(eps, delta)``; return the running bound."""
         e = as_fraction(eps, "eps", self.where)
         d = as_fraction(delta, "delta", self.where, hi=Fraction(1), hi_open=True)
+        self._add(e, d)   # raises before any state changes on a refused round
         self._eps.append(e)
-        self._add(e, d)
         bound = self._bound()
         self.history.append(Reading(len(self.history) + 1, e, d, bound))
         return bound
@@ -216,6 +216,9 @@ class ApproxOdometer(PrivacyOdometer):
 
     def __init__(self, inner: PrivacyOdometer, delta_g_prime: object) -> None:
         values = lifted_failure.bind((), {"delta_g_prime": delta_g_prime})
+        if inner.history:
+            raise DomainError("inner", f"{len(inner.history)} rounds", "must be a fresh "
+                              "odometer (its rounds' deltas are unknown)", self.where)
         self.delta_g_prime: Fraction = values["delta_g_prime"]
         self.inner = inner
         self.deltas: list[Fraction] = []
@@ -224,9 +227,6 @@ class ApproxOdometer(PrivacyOdometer):
     def _add(self, eps: Fraction, delta: Fraction) -> None:
         self.inner.record(2 * eps, 0)
         self.deltas.append(delta)
-        if delta != 0 and eps != 0:
-            self.drift.enclosure = self.drift.plus(
-                lambda ctx: failure_term(ctx, to_ctx(ctx, eps), to_ctx(ctx, delta)))
 
     def _exceeded(self) -> bool:
         return bool(lifted_failure(eps=[*self.eps_so_far()], delta=self.deltas,
@@ -236,10 +236,10 @@ class ApproxOdometer(PrivacyOdometer):
         return [e / 2 for e in self.inner.eps]
 
     def _bound(self) -> MPF:
-        return mp.inf if self.deltas and self._exceeded() else self.inner.value
+        return mp.inf if self._exceeded() else self.inner.value
 
     def certified(self) -> Interval:
-        if self.deltas and self._exceeded():
+        if self._exceeded():
             return Interval(mp.inf, mp.inf)
         return self.inner.certified()
 
