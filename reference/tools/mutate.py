@@ -93,12 +93,22 @@ def _ids(module: str) -> list[str]:
     return sorted(found)
 
 
+def _topic_ids(topic: str) -> list[str]:
+    """The ids of every result whose formula lives in ``reference/results/<topic>/``."""
+    from reference.results import load
+
+    return sorted(r.id for r in load().sorted_results()
+                  if r.core.__module__.startswith(f"reference.results.{topic}."))
+
+
 def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
     """The pytest argument lists run against a mutant of ``module`` (all must pass).
 
-    A results module maps to its paper's tests, every other property test file that names
-    one of its result or erratum ids (tools tests aside: they build the docs), and the
-    catalogue-wide contracts for its ids; a core module to the catalogue-wide checks and
+    A results module maps to its paper's tests, every other property test file that imports
+    it or names one of its result or erratum ids (tools tests aside: they build the docs;
+    a module that registers no result, e.g. the TCT accountant, is reached by the tests
+    that import it), and the catalogue-wide contracts for its ids (for a module without
+    ids: those of its topic's results); a core module to the catalogue-wide checks and
     ``proofs_tests/core`` (plus :data:`CORE_EXTRA`).  Coverage then narrows each mutant's
     run to the tests that reach it (:func:`selected`).
 
@@ -111,12 +121,16 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
         ids = _ids(module)
         tests = root / "proofs_tests"
         own = {p for p in (tests / topic).glob(f"test_{paper}*.py")}
+        dotted = module.removesuffix(".py").replace("/", ".")
         naming = {p for p in tests.rglob("test_*.py") if "tools" not in p.parts
-                  and p.name not in CONTRACTS and any(i in p.read_text() for i in ids)}
+                  and p.name not in CONTRACTS and (dotted in (text := p.read_text())
+                                                   or any(i in text for i in ids))}
         files = sorted(str(p.relative_to(root)) for p in own | naming)
         cmds = [files] if files else []
-        if ids:
-            cmds.append([f"proofs_tests/{c}" for c in CONTRACTS] + ["-k", " or ".join(ids)])
+        contract_ids = ids or _topic_ids(topic)
+        if contract_ids:
+            cmds.append([f"proofs_tests/{c}" for c in CONTRACTS]
+                        + ["-k", " or ".join(contract_ids)])
         return cmds
     return [list(CATALOGUE_TESTS), ["proofs_tests/core/", *CORE_EXTRA.get(path.stem, [])]]
 
