@@ -82,28 +82,22 @@ def _sf_point(t: MPF) -> MPF:
     return _asymptotic(t, target)
 
 
-def _with_prec(bits: int) -> int:
-    old: int = iv.prec
-    iv.prec = bits
-    return old
+def marsaglia_sum(man: int, exp: int, bits: int, frac: int) -> tuple[int, int]:
+    """Integers ``lo <= S 2^frac <= hi`` for ``S = sum_n x^(2n+1)/(2n+1)!!``, ``x = man 2^exp``.
 
+    The terms are carried as integers scaled by ``2^frac``, once rounded down and once up at
+    every step (all terms are positive, so floor/ceil propagate); the sum stops once a term
+    is below ``2^-bits`` of it and the term ratio ``x^2/(2n+3)`` is below 1/2, and the tail
+    is bounded geometrically: ``sum_{m >= n} term_m <= term_n / (1 - x^2/(2n+3))`` (the
+    ratios ``term_{m+1}/term_m = x^2/(2m+3)`` decrease in ``m``).  ``frac`` must give ``x``
+    itself at least ``bits + 16`` fractional bits (see :func:`_taylor`).
 
-def _taylor(t: MPF, target: int) -> MPF:
-    """Marsaglia's series for ``0 <= t <= T`` with the sum in exact integer arithmetic.
+    At ``x = 1``, ``S = 1 + 1/3 + 1/15 + 1/105 + ... = sqrt(pi e/2) erf(1/sqrt 2)``:
 
-    ``t = man 2^exp`` exactly.  The terms ``x^(2n+1)/(2n+1)!!`` are carried as integers
-    scaled by ``2^F`` twice, once rounded down and once up at every step (all terms are
-    positive, so floor/ceil propagate to lower/upper bounds), which is rigorous and about
-    a hundred times faster than the same recurrence in ``iv``.
+    >>> lo, hi = marsaglia_sum(1, 0, 40, 60)
+    >>> print(mpmath.nstr(mpmath.mpf(lo) / 2**60, 12), mpmath.nstr(mpmath.mpf(hi) / 2**60, 12))
+    1.41068613464 1.41068613464
     """
-    extra = int(float(t) ** 2 / (2 * math.log(2))) + _GUARD
-    bits = target + extra
-    _, man, exp, bc = t._mpf_ if isinstance(t, mpmath.mpf) else mpmath.mpf(t)._mpf_  # exact
-    if man == 0:
-        return iv.mpf(1) / 2
-    # fixed-point bits of the sums: t itself (the first term) has >= bits + 16 of them, so
-    # the loop ends once a term is below 2^-bits of the sum (terms rounded up stay >= 1).
-    frac = bits + 16 + max(0, -(exp + bc))
     # x^2 = sq_num / sq_den exactly
     sq_num, sq_den = (man * man << (2 * exp), 1) if exp >= 0 else (man * man, 1 << (-2 * exp))
     if exp + frac >= 0:
@@ -126,11 +120,37 @@ def _taylor(t: MPF, target: int) -> MPF:
     # Remainder: sum_{m >= n} term_m <= term_n / (1 - x^2/(2n+3)) (geometric).
     rden = sq_den * (2 * n + 3)
     remainder = -(-hi * rden // (rden - sq_num))
+    return total_lo, total_hi + remainder
+
+
+def _with_prec(bits: int) -> int:
+    old: int = iv.prec
+    iv.prec = bits
+    return old
+
+
+def _taylor(t: MPF, target: int) -> MPF:
+    """Marsaglia's series for ``0 <= t <= T`` with the sum in exact integer arithmetic.
+
+    ``t = man 2^exp`` exactly.  The terms ``x^(2n+1)/(2n+1)!!`` are carried as integers
+    scaled by ``2^F`` twice, once rounded down and once up at every step (all terms are
+    positive, so floor/ceil propagate to lower/upper bounds), which is rigorous and about
+    a hundred times faster than the same recurrence in ``iv``.
+    """
+    extra = int(float(t) ** 2 / (2 * math.log(2))) + _GUARD
+    bits = target + extra
+    _, man, exp, bc = t._mpf_ if isinstance(t, mpmath.mpf) else mpmath.mpf(t)._mpf_  # exact
+    if man == 0:
+        return iv.mpf(1) / 2
+    # fixed-point bits of the sums: t itself (the first term) has >= bits + 16 of them, so
+    # the loop ends once a term is below 2^-bits of the sum (terms rounded up stay >= 1).
+    frac = bits + 16 + max(0, -(exp + bc))
+    total_lo, total_hi = marsaglia_sum(man, exp, bits, frac)
     old = _with_prec(bits)
     try:
         scale = iv.mpf(2) ** (-frac)
         series = iv.mpf((endpoints(iv.mpf(total_lo) * scale).lo,
-                         endpoints(iv.mpf(total_hi + remainder) * scale).hi))
+                         endpoints(iv.mpf(total_hi) * scale).hi))
         x = iv.mpf(t)
         phi = rigorous_exp(iv, -(x * x) / 2) / iv.sqrt(2 * iv.pi)
         return iv.mpf(1) / 2 - phi * series
