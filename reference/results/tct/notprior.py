@@ -38,7 +38,7 @@ def notprior_value(ctx: Ctx, eps: MPF) -> MPF:
         statement=r"\mathcal Y\text{ is a }\tfrac{1}{e^\varepsilon+1}\text{-target of an }"
                   r"\varepsilon\text{-DP }\mathcal M:\mathcal X\to\mathcal Y\cup\{\bot\}",
         params=[nonneg("eps", "1", "privacy parameter of the algorithm")],
-        status="reconstructed", probabilistic=True,
+        status="reconstructed",
         notes=label_note("reconstructed and numerically verified",
                          "Valid and tight: the oracle's minimum over eps-DP pairs, attained "
                          "at pi1 = e^eps pi0 with pi0 <= 1/(e^eps + 1)."))

@@ -130,7 +130,7 @@ class ConditionalReleases(Generic[Y]):
         statement=r"\mathrm{ConditionalRelease}(\mathcal M,T)\text{ is }(\varepsilon,\delta)"
                   r"\text{-DP with the NotPrior target }T,\ q=\tfrac1{e^\varepsilon+1}",
         params=[nonneg("eps", "1"), unit_closed_open("delta", "0", default="0")],
-        status="reconstructed", probabilistic=True,
+        status="reconstructed",
         notes=label_note("recovered", "Surviving text: 'satisfies the privacy parameters of "
                          "[M] and [T] is a NotPrior target of [it]'; the value of q is "
                          "CL23:Lem2.3's reconstructed 1/(e^eps+1)."))

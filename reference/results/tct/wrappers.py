@@ -105,7 +105,7 @@ def exact_q(ctx: Ctx, eps: MPF, t: MPF) -> MPF:
         statement=r"t_{\rm test}(\varepsilon)=\max\Big\{\varepsilon,\ \ln\frac{3(2e^\varepsilon-1)}"
                   r"{2e^\varepsilon+1}\Big\}",
         params=[nonneg("eps", "0.1", "privacy parameter of the test")],
-        status="reconstructed", probabilistic=True,
+        status="reconstructed",
         notes=label_note("reconstructed and numerically verified",
                          "Exact supremum over binary tests; about 4 eps/3 for small eps, "
                          "equal to eps once e^eps >= 3/2. Valid for tests only (CL23:Lem2.8)."))
@@ -135,7 +135,7 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
         statement=r"t(\varepsilon)=\ln\frac{3e^{2\varepsilon}}{2e^\varepsilon+1}\le\tfrac43"
                   r"\varepsilon",
         params=[nonneg("eps", "0.1", "privacy parameter of the algorithm")],
-        status="reconstructed", probabilistic=True,
+        status="reconstructed",
         notes=label_note("reconstructed and numerically verified",
                          "Exact supremum over algorithms with >= 3 outcomes, strictly above "
                          "the test value CL23:LemE.1 for every eps > 0. Which form the paper "
