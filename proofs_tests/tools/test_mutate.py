@@ -144,3 +144,30 @@ def test_a_record_of_an_older_module_text_is_stale(tmp_path: Path) -> None:
     assert stale(old, tmp_path) == "the module now has 5 mutants"
     module.unlink()
     assert stale(old, tmp_path) == "the module no longer exists"
+
+
+def test_a_survivor_listed_after_its_run_counts_as_equivalent(tmp_path: Path) -> None:
+    """The page applies the current list to a current record both ways: listing a survivor
+    makes it equivalent, unlisting makes it a survivor again; a stale record is left as run."""
+    from reference.tools.mutation_report import Summary, relist, source_hash, write_report
+
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / "toy.py").write_text(TOY)
+    counts = {"killed": 2, "error": 0, "timeout": 0, "equivalent": 0, "survived": 1}
+    survivor = {"line": 2, "original": "x < 10", "mutated": "x <= 10", "equivalent": False}
+    record = Summary("reference/toy.py", counts, [survivor], 1.0, 1.0, [], "now",
+                     source_hash(TOY))
+    entry = {"module": "reference/toy.py", "line": 7, "original": "x < 10",
+             "mutated": "x <= 10", "reason": "(mechanism test only)"}   # unique pair: any line
+    listed = relist(record, [entry], tmp_path)
+    assert listed.counts == {**counts, "equivalent": 1, "survived": 0}
+    assert listed.survivors == [{**survivor, "equivalent": True}] and listed.score == 1.0
+    assert relist(listed, [], tmp_path) == record
+    assert relist(record, [{**entry, "mutated": "x > 10"}], tmp_path) == record
+    # through the page: a record of the current text is re-judged, a stale one is not
+    page = tmp_path / "docs" / "report.md"
+    write_report(page, record, ("reference/toy.py",), tmp_path)
+    assert "| 2 | 0 | 0 | 0 | 1 |" in page.read_text()   # nothing listed for the toy
+    (tmp_path / "reference" / "toy.py").write_text(TOY.replace("10", "12"))
+    write_report(page, None, ("reference/toy.py",), tmp_path)
+    assert "**Stale:**" in page.read_text() and "**survived** line 2" in page.read_text()
