@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from proofs_tests.arb_support import frac
 from reference import DomainError
+from reference.core.model import Result
 from reference.results import covers
+from reference.results.concentration import rruv16
 from reference.results.concentration.rruv16 import (
     loss_mean_bound,
     martingale_threshold,
@@ -120,3 +122,15 @@ def test_window_parameters_start_at_one() -> None:
         with pytest.raises(DomainError):
             call()
     assert window_bound(beta="0.1", t=1).bound > 0
+
+
+@covers("RRUV16:Thm4.1", "RRUV16:Thm4.2", "RRUV16:Thm4.3", "RRUV16:Thm4.4", "RRUV16:Thm4.5",
+        "RRUV16:Lem4.6")
+def test_probabilistic_flags() -> None:
+    """Theorems 4.1, 4.2, 4.4 and 4.5 bound a probability (P[|A| >= ...] <= delta, P[|M_k|
+    >= ...] <= ...); Theorem 4.3 states a supermartingale property (the range sum is a
+    deterministic function of the widths) and Lemma 4.6 a bound on a conditional mean."""
+    found = {v.id: v.probabilistic for v in vars(rruv16).values()
+             if isinstance(v, Result) and v.core.__module__ == rruv16.__name__}
+    assert found == {"RRUV16:Thm4.1": True, "RRUV16:Thm4.2": True, "RRUV16:Thm4.3": False,
+                     "RRUV16:Thm4.4": True, "RRUV16:Thm4.5": True, "RRUV16:Lem4.6": False}
