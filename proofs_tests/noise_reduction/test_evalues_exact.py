@@ -14,6 +14,7 @@ from fractions import Fraction
 import pytest
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_ends, frac
 from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.noise_reduction import evalues
@@ -109,9 +110,19 @@ def test_thm5_erratum_check_pinned() -> None:
     assert check.detail == (f"V = 100, gamma = 1, delta = 0.05: psi = {p:.4g} < V/2 = 50 and "
                             f"P[L >= psi] >= {tail:.4g} (exact normal tail) > delta")
     assert (round(p, 2), round(tail, 4)) == (32.73, 0.9579)
+    # The helper returns lower ends of enclosures: below arb balls at 400 bits, within 1e-40.
+    flint = pytest.importorskip("flint")
+    old = flint.ctx.prec
+    flint.ctx.prec = 400
+    try:
+        psi_arb = (flint.arb(101) * flint.arb(40400).log()).sqrt()  # delta = 1/20 exactly
+        tail_arb = ((psi_arb - 50) / 10 / flint.arb(2).sqrt()).erfc() / 2
+        (psi_a, _), (tail_a, _) = arb_ends(psi_arb), arb_ends(tail_arb)
+    finally:
+        flint.ctx.prec = old
     p_lo, psi_lo = evalues._printed_thm5_failure(100, 1, "0.05")
-    assert abs(float(p_lo) - tail) < 1e-12 and abs(float(psi_lo) - p) < 1e-12
-    assert float(psi_lo) <= p and float(p_lo) <= tail  # lower ends of enclosures
+    assert frac(p_lo) <= tail_a and tail_a - frac(p_lo) < Fraction(1, 10**40)
+    assert frac(psi_lo) <= psi_a and psi_a - frac(psi_lo) < Fraction(1, 10**40)
 
 
 @covers("RSWR23:psi")
@@ -130,3 +141,22 @@ def test_remark3_erratum_check_pinned() -> None:
     assert check.confirmed is True
     assert check.detail == (f"M^(t) = exp(1 - 1/2) = {math.exp(0.5):.6g} > 1 at B^(t) = t = "
                             "lambda = 1, and it is G^(s)-measurable for s < t")
+
+
+@covers("RSWR23:Eq2", "RSWR23:Thm5")
+def test_times_must_be_positive() -> None:
+    """Stopped times are variances: tau = 0 or t = 0 is refused (1/tau would be infinite),
+    any tau > 0, however small, is accepted."""
+    with pytest.raises(DomainError) as err:
+        product_evalue(lam=1, b=[1, 1], tau=[1, 0])
+    assert err.value.param == "tau"
+    with pytest.raises(DomainError) as err:
+        composed_expost(t=[1, 0], gamma=1, delta="0.05")
+    assert err.value.param == "t"
+    tiny = Fraction(1, 10**30)
+    assert product_evalue(lam=0, b=[0], tau=[tiny]) == 1
+    v = 10**30
+    with mp.workdps(60):
+        expected = mp.mpf(v) / 2 + mp.sqrt((v + 1) * mp.log(mp.mpf(v + 1) * 400))
+        assert abs(composed_expost(t=[tiny], gamma=1, delta="0.05") / expected - 1) \
+            < mp.mpf(10) ** -45
