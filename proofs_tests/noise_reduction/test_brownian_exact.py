@@ -113,3 +113,14 @@ def test_sign_erratum_check_pinned() -> None:
     assert (exact, printed) == (Fraction(6, 5), Fraction(-1, 5))
     assert check.detail == ("log p_x(y)/p_x'(y) = 1.2 at f(x)=1, f(x')=0, B=0.7, t=1; "
                             "the printed sign gives -0.2")
+
+
+@covers("WRWR22:Lem3.2")
+def test_path_times_must_be_positive() -> None:
+    """Release times are noise variances: a time 0 is refused (it would divide by 0), a
+    tiny positive one is accepted: T_n = 1e-30, y_n = 0, f = 1, f' = 0 gives -1/(2e-30)."""
+    with pytest.raises(DomainError) as err:
+        path_loss(times=[1, 0], y=[0, 0], fx=1, fxp=0)
+    assert err.value.param == "times"
+    assert near(path_loss(times=[1, Fraction(1, 10**30)], y=[0, 0], fx=1, fxp=0),
+                Fraction(-(10**30), 2))

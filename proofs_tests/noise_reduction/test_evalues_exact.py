@@ -160,3 +160,23 @@ def test_times_must_be_positive() -> None:
         expected = mp.mpf(v) / 2 + mp.sqrt((v + 1) * mp.log(mp.mpf(v + 1) * 400))
         assert abs(composed_expost(t=[tiny], gamma=1, delta="0.05") / expected - 1) \
             < mp.mpf(10) ** -45
+
+
+@covers("RSWR23:Lem6.1", "RSWR23:Eq2", "RSWR23:Thm5", "WRWR22:Thm3.4", "RSWR23:Thm4",
+        "WRWR22:Thm3.4-bound", "WRWR22:Lem3.2")
+def test_probabilistic_flags() -> None:
+    """Which results state a probabilistic guarantee, decided from their statements.
+
+    Probabilistic: Lemma 6.1 (E[M^(tau)] <= 1 at reverse stopping times: an e-value, a
+    statement about the law), eq. (2) (the product is a supermartingale in expectation) and
+    Theorem 5 (P[exists m: ...] <= delta).  Not probabilistic: the Brownian mechanism's
+    loss (WRWR22 Thm 3.4, RSWR23 Thm 4) and Lemma 3.2 are identities on each path, and the
+    sensitivity bound of Thm 3.4 holds on every path (c W <= Delta W^+ for c <= Delta).
+    """
+    from reference.core.model import Result
+    from reference.results.noise_reduction import brownian
+    found = {v.id: v.probabilistic for m in (evalues, brownian)
+             for v in vars(m).values()
+             if isinstance(v, Result) and v.core.__module__ == m.__name__}  # not imports
+    assert {i for i, p in found.items() if p} == {"RSWR23:Lem6.1", "RSWR23:Eq2", "RSWR23:Thm5"}
+    assert len(found) == 7
