@@ -5,6 +5,7 @@ linear scan of exact tails."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -167,3 +168,15 @@ def test_calls_for_at_the_certified_tail() -> None:
     for bad in (0, F(-1, 2), F(3, 2)):
         with pytest.raises(DomainError, match="tail_delta"):
             acc.calls_for(bad)
+
+
+@covers("CL23:ThmB.4")
+def test_records_are_immutable() -> None:
+    """A recorded Round and a reported Guarantee cannot be edited after the fact."""
+    acc = TCTAccountant(tau=2, eps=1, q="0.5")
+    rnd = acc.record(eps=1, q="0.5", hit=False)
+    g = acc.guarantee()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rnd.hit = True  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.m = 1  # type: ignore[misc]
