@@ -42,9 +42,8 @@ def exp_ends(eps: Fraction, bits: int = 4000) -> tuple[Fraction, Fraction]:
 
 
 def brute_simplest(lo: Fraction, hi: Fraction) -> Fraction:
-    """Smallest denominator in [lo, hi] by trying denominators 1, 2, ... (then the smallest
-    numerator, the one ceil(lo d) / d -- unique: two with one denominator d straddle
-    one with a smaller denominator only if ... we just compare with the code's choice)."""
+    """A rational in [lo, hi] of the smallest denominator, by trying d = 1, 2, ... (the
+    rational of smallest denominator in an interval is unique, so it is ceil(lo d)/d)."""
     d = 1
     while True:
         n = -(-lo.numerator * d // lo.denominator)      # ceil(lo d)
@@ -182,3 +181,14 @@ def test_bracket_guard_sets_the_refusal_threshold() -> None:
     s = F(int(lo * 10**968), 10**968)
     with pytest.raises(DomainError, match=r"within 10\^-960 of an integer"):
         svt_individual_basic(eps=eps, tau=1, alpha=s - 1)
+
+
+def test_ratio_bracket_of_e_by_hand() -> None:
+    """digits = 6, eps = 1: the shortest rationals in [e - e 10^-6, e] and [e, e + e 10^-6].
+    By hand from e = [2; 1, 2, 1, 1, 4, 1, 1, 6, ...]: below e, 1264/465 (e - 2.26e-6) is the
+    first semiconvergent inside (1071/394 is 7.7e-6 below); above e, 1457/536 (1.75e-6
+    above; 193/71 is 2.8e-5 above).  The brute-force search agrees."""
+    e_lo, e_hi = exp_ends(F(1))
+    assert brute_simplest(e_hi - e_hi / 10**6, e_lo) == F(1264, 465)
+    assert brute_simplest(e_hi, e_lo + e_lo / 10**6) == F(1457, 536)
+    assert ratio_bracket(F(1), digits=6) == (F(1264, 465), F(1457, 536))
