@@ -43,7 +43,8 @@ def exp_ends(eps: Fraction, bits: int = 4000) -> tuple[Fraction, Fraction]:
 
 def brute_simplest(lo: Fraction, hi: Fraction) -> Fraction:
     """A rational in [lo, hi] of the smallest denominator, by trying d = 1, 2, ... (the
-    rational of smallest denominator in an interval is unique, so it is ceil(lo d)/d)."""
+    rational of smallest denominator is unique for d >= 2; for d = 1 the code and this
+    search both take the smallest integer, ceil(lo))."""
     d = 1
     while True:
         n = -(-lo.numerator * d // lo.denominator)      # ceil(lo d)
@@ -57,7 +58,7 @@ def test_simplest_between_has_the_smallest_denominator(lo: Fraction, width: Frac
     hi = lo + width
     s = simplest_between(lo, hi)
     want = brute_simplest(lo, hi)
-    assert lo <= s <= hi and s.denominator == want.denominator
+    assert lo <= s <= hi and s == want
 
 
 def test_simplest_between_edges() -> None:
