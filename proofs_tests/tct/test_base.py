@@ -124,15 +124,17 @@ def test_require_pure_pair_at_the_edge() -> None:
     eps = F(1, 2)
     a, b = exp_ends(eps)
     lo, hi = ratio_bracket(eps)
-    for r in (a - F(1, 10**40), F(1), lo):     # lo <= e^eps: the ratio lo itself is decided
-        require_pure_pair([r, F(1)], [F(1), F(1)], eps, "Q", "w")
-        require_pure_pair([F(1), F(1)], [F(1), r], eps, "Q", "w")   # either way round
-    for r, msg in (((lo + a) / 2, "working precision"),
-                   (b + F(1, 10**75), "working precision"), (hi, "working precision"),
-                   (b + F(1, 10**40), "indistinguishable")):
-        for P, Q in (([r, F(1)], [F(1), F(1)]), ([F(1), F(1)], [F(1), r])):
-            with pytest.raises(DomainError, match=msg):
-                require_pure_pair(P, Q, eps, "Q", "w")
+    assert lo < a and b < hi
+    for c in (F(1), F(1, 4), F(3)):       # masses c r vs c: the ratio is r at any scale
+        for r in (a - F(1, 10**40), F(1), lo):     # lo <= e^eps: the ratio lo itself is decided
+            require_pure_pair([r * c, c], [c, c], eps, "Q", "w")
+            require_pure_pair([c, c], [c, r * c], eps, "Q", "w")   # either way round
+        for r, msg in (((lo + a) / 2, "working precision"),
+                       ((b + hi) / 2, "working precision"), (hi, "working precision"),
+                       (b + F(1, 10**40), "indistinguishable")):
+            for P, Q in (([r * c, c], [c, c]), ([c, c], [c, r * c])):
+                with pytest.raises(DomainError, match=msg):
+                    require_pure_pair(P, Q, eps, "Q", "w")
     require_pure_pair([F(1, 2), F(1, 2)], [F(1, 2), F(1, 2)], F(0), "Q", "w")
     with pytest.raises(DomainError):
         require_pure_pair([F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)], F(0), "Q", "w")
