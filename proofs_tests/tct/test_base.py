@@ -92,6 +92,9 @@ def test_ratio_bracket_encloses_and_is_tight(eps: Fraction) -> None:
 
 
 def test_ratio_bracket_small_eps_stays_positive() -> None:
+    a, b = exp_ends(F(-1))                       # e^-1 < 1: the lower end may go below 1
+    lo, hi = ratio_bracket(F(-1), digits=6)
+    assert lo <= a and b <= hi and hi - lo <= 3 * b / 10**6
     lo, hi = ratio_bracket(F(1, 10**9), digits=3)
     a, b = exp_ends(F(1, 10**9))
     assert 0 < lo <= a and b <= hi and hi - lo <= 3 * b / 10**3
@@ -140,6 +143,8 @@ def test_require_pure_pair_at_the_edge() -> None:
         require_pure_pair([F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)], F(0), "Q", "w")
     with pytest.raises(ValueError):
         require_pure_pair([F(1)], [F(1), F(0)], eps, "Q", "w")     # strict zip
+    with pytest.raises(ValueError):                     # even with an undecidable ratio first
+        require_pure_pair([(lo + a) / 2, F(1)], [F(1), F(1), F(1)], eps, "Q", "w")
 
 
 def test_label_notes() -> None:
