@@ -143,8 +143,9 @@ def test_require_pure_pair_at_the_edge() -> None:
         require_pure_pair([F(1, 2), F(1, 2)], [F(1, 3), F(2, 3)], F(0), "Q", "w")
     with pytest.raises(ValueError):
         require_pure_pair([F(1)], [F(1), F(0)], eps, "Q", "w")     # strict zip
-    with pytest.raises(ValueError):                     # even with an undecidable ratio first
+    with pytest.raises(ValueError) as info:             # even with an undecidable ratio first
         require_pure_pair([(lo + a) / 2, F(1)], [F(1), F(1), F(1)], eps, "Q", "w")
+    assert type(info.value) is ValueError                # the zip's, not a DomainError
 
 
 def test_label_notes() -> None:
