@@ -76,6 +76,9 @@ def test_record_boundaries_and_budget() -> None:
         with pytest.raises(DomainError):
             acc.record(**args)  # type: ignore[arg-type]
     assert acc.rounds == 2 and acc.delta_spent == F(1, 100)              # refused: not recorded
+    with pytest.raises(DomainError, match=r"must lie in \[0, 1\)"):      # delta = 1: its domain,
+        TCTAccountant(tau=1, eps=1, q="0.5", delta_budget="0.5").record(  # not the budget
+            eps=1, q="0.5", hit=False, delta=1)
     acc.record(eps="0.1", q="0.5", hit=True)
     assert acc.hits == 1 and not acc.halted
     acc.record(eps="0.1", q="0.5", hit=True)
