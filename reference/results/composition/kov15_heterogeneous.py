@@ -155,7 +155,7 @@ def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF, keep: MPF) ->
             return True
         if value.lo > target.hi:
             return False
-        return None if is_interval(ctx) else bool(value.mid <= target.mid)
+        return None   # only intervals get here: two points always compare above
 
     lo, hi = _search(decide, k // 2)
     best, worst = (k - 2 * hi) * eps, (k - 2 * lo) * eps
