@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
+
 
 def arb_ends(x: object) -> tuple[Fraction, Fraction]:
     """The exact ends of a python-flint arb ball as Fractions."""
@@ -19,3 +21,25 @@ def frac(x: object) -> Fraction:
     sign, man, exp, _ = x._mpf_  # type: ignore[attr-defined]
     q = Fraction(int(man)) * Fraction(2) ** int(exp)
     return -q if sign else q
+
+
+def arb_normal_sf(x: Fraction, bits: int) -> flint.arb:
+    """``Q(x)`` as an arb ball with relative radius below ``2^-(bits + 90)`` (the working
+    precision is doubled until it is: arb's incomplete gamma loses bits with ``x^2``)."""
+    if x == 0:
+        return flint.arb(flint.fmpq(1, 2))
+    old = flint.ctx.prec
+    # enough bits to see x^2 / 2 next to 1 (tiny x) and 1 - Q(-x) next to 1 (x < 0)
+    size = x.numerator.bit_length() + x.denominator.bit_length()
+    flint.ctx.prec = bits + 2 * size + (int(x * x) if x < 0 else 0) + 200
+    try:
+        for _ in range(8):
+            z = flint.arb(flint.fmpq(x.numerator**2, 2 * x.denominator**2))
+            tail = z.gamma_upper(flint.fmpq(1, 2), 1) / 2
+            value = tail if x >= 0 else 1 - tail
+            if value > 0 and value.rad() < value.mid() * flint.arb(2) ** (-bits - 90):
+                return value
+            flint.ctx.prec *= 2
+    finally:
+        flint.ctx.prec = old
+    raise AssertionError(f"no tight reference for Q({x})")

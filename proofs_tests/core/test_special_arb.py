@@ -21,30 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.arb_support import arb_normal_sf as _q
 from reference.core.numeric import endpoints
 from reference.core.special import normal_sf
-
-
-def _q(x: Fraction, bits: int) -> flint.arb:
-    """``Q(x)`` as an arb ball with relative radius below ``2^-(bits + 90)`` (the working
-    precision is doubled until it is: arb's incomplete gamma loses bits with ``x^2``)."""
-    if x == 0:
-        return flint.arb(flint.fmpq(1, 2))
-    old = flint.ctx.prec
-    # enough bits to see x^2 / 2 next to 1 (tiny x) and 1 - Q(-x) next to 1 (x < 0)
-    size = x.numerator.bit_length() + x.denominator.bit_length()
-    flint.ctx.prec = bits + 2 * size + (int(x * x) if x < 0 else 0) + 200
-    try:
-        for _ in range(8):
-            z = flint.arb(flint.fmpq(x.numerator**2, 2 * x.denominator**2))
-            tail = z.gamma_upper(flint.fmpq(1, 2), 1) / 2
-            value = tail if x >= 0 else 1 - tail
-            if value > 0 and value.rad() < value.mid() * flint.arb(2) ** (-bits - 90):
-                return value
-            flint.ctx.prec *= 2
-    finally:
-        flint.ctx.prec = old
-    raise AssertionError(f"no tight reference for Q({x})")
 
 
 def _arb(m: object) -> flint.arb:

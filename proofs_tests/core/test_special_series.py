@@ -29,8 +29,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv
 
-from proofs_tests.arb_support import frac
-from proofs_tests.core.test_special_arb import _q
+from proofs_tests.arb_support import arb_normal_sf, frac
 from reference.core.numeric import endpoints
 from reference.core.special import marsaglia_sum, mills_bracket
 
@@ -88,7 +87,7 @@ def _check_mills(t: Fraction, target: int) -> None:
     gamma function, as in test_special_arb) lies strictly
     inside the bracket, which is at most ``2^(2-target) R`` wide (two consecutive partial
     sums differ by the last term, below ``2^-target``, plus the rounding of ~t^2/2 steps)."""
-    q = _q(t, target)            # relative radius below 2^-(target + 90)
+    q = arb_normal_sf(t, target)            # relative radius below 2^-(target + 90)
     old_iv, old_arb = iv.prec, flint.ctx.prec
     iv.prec = target
     flint.ctx.prec = 2 * (target + t.numerator.bit_length() + t.denominator.bit_length()) + 200
