@@ -7,9 +7,11 @@ An ``ast`` mutator (mutmut would own the package layout and rewrite modules thro
 trampolines, which fights the ``mp``/``iv`` generic formulas and our test mapping); the
 operators and what is skipped are in :mod:`reference.tools.mutation_sites`.  Each mutant
 goes (via ``ast.unparse``) into a per-worker copy of ``reference/`` and the tests; pytest
-runs in a subprocess, ``-x -p no:cacheprovider``, under the Hypothesis profile
-``mutation``: ``ci`` (same derandomized examples) without shrinking or database, since one
-failure is enough.
+runs ``-x -p no:cacheprovider`` under the Hypothesis profile ``mutation``: ``ci`` (same
+derandomized examples) without shrinking or database, since one failure is enough.  Each
+copy has a small fork server (:data:`_SERVER`) that imports pytest, Hypothesis, mpmath and
+python-flint once and forks a fresh child per run (``reference`` itself is never imported
+there, so each child imports the mutated copy): a run costs its tests, not 2 s of start-up.
 
 Which tests: the ones mapped to the module (:func:`mapped_tests`) are run once, unmutated,
 under coverage with one context per test (pytest-cov); a mutant then runs only the mapped
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import json
 import os
 import queue
 import shlex
@@ -135,23 +138,97 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
     return [list(CATALOGUE_TESTS), ["proofs_tests/core/", *CORE_EXTRA.get(path.stem, [])]]
 
 
-def _run(copy_root: Path, cmds: list[list[str]], timeout: float | None,
-         extra_env: dict[str, str] | None = None, stop_early: bool = True) -> str:
-    """``killed``, ``error`` (collection or import broke), ``timeout`` or ``survived``."""
+#: The fork server: one JSON request a line (pytest arguments, timeout), one exit code a
+#: line back (``null``: timed out, the child's process group killed).
+_SERVER = r"""
+import json, os, sys, time
+import hypothesis, mpmath, pytest
+for name in ("flint", "pytest_cov", "pytest_benchmark.plugin"):
+    try:
+        __import__(name)
+    except ImportError:
+        pass
+for line in sys.stdin:
+    req = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            os.setsid()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            code = int(pytest.main(req["args"]))
+        finally:
+            os._exit(code)
+    deadline = None if req["timeout"] is None else time.monotonic() + req["timeout"]
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            code = os.waitstatus_to_exitcode(status)
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            os.killpg(pid, 9)
+            os.waitpid(pid, 0)
+            code = None
+            break
+        time.sleep(0.02)
+    print(json.dumps(code), flush=True)
+"""
+
+
+def _env(copy_root: Path, extra_env: dict[str, str] | None = None) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(copy_root), "HYPOTHESIS_PROFILE": "mutation",
            **(extra_env or {})}
     env.pop("CI", None)
+    return env
+
+
+class _Server:
+    """A fork server for one copy (POSIX); :meth:`run` gives pytest's exit code, or None
+    on timeout."""
+
+    def __init__(self, copy_root: Path) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", _SERVER], cwd=copy_root,
+                                     env=_env(copy_root), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def run(self, args: list[str], timeout: float | None) -> int | None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps({"args": args, "timeout": timeout}) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            raise RuntimeError("the mutation fork server died")
+        code: int | None = json.loads(answer)
+        return code
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _run(copy_root: Path, cmds: list[list[str]], timeout: float | None,
+         extra_env: dict[str, str] | None = None, stop_early: bool = True,
+         server: _Server | None = None) -> str:
+    """``killed``, ``error`` (collection or import broke), ``timeout`` or ``survived``."""
     for args in cmds:
-        cmd = [sys.executable, "-m", "pytest", *(["-x"] if stop_early else []), "-q", "-p",
-               "no:cacheprovider", *args]
-        try:
-            proc = subprocess.run(cmd, cwd=copy_root, env=env, capture_output=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired:
+        argv = [*(["-x"] if stop_early else []), "-q", "-p", "no:cacheprovider", *args]
+        if server is not None:
+            code = server.run(argv, timeout)
+        else:
+            try:
+                code = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=copy_root,
+                                      env=_env(copy_root, extra_env), capture_output=True,
+                                      timeout=timeout).returncode
+            except subprocess.TimeoutExpired:
+                code = None
+        if code is None:
             return "timeout"
-        if proc.returncode in (2, 3, 4):   # interrupted / internal error / usage error
+        if code in (2, 3, 4):   # interrupted / internal error / usage error
             return "error"
-        if proc.returncode not in (0, 5):  # 5: nothing collected by this command
+        if code not in (0, 5):  # 5: nothing collected by this command
             return "killed"
     return "survived"
 
@@ -238,6 +315,7 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
         copies: queue.Queue[Path] = queue.Queue()
         for _ in range(max(1, jobs)):
             copies.put(_make_copy(root, Path(tmp)))
+        servers = {p: _Server(p) for p in copies.queue} if hasattr(os, "fork") else {}
         if select:
             status, lines, seconds = _coverage(copies.queue[0], module, cmds)
         else:
@@ -255,7 +333,8 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
                 path = copies.get()
                 try:
                     _write(path / module, mutated_source(source, m))
-                    status = _run(path, runs, factor * baseline + 10)
+                    status = _run(path, runs, factor * baseline + 10,
+                                  server=servers.get(path))
                 finally:
                     _write(path / module, source)
                     copies.put(path)
@@ -263,8 +342,12 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
                   f"{m.mutated}", file=sys.stderr, flush=True)
             return m, status
 
-        with ThreadPoolExecutor(max(1, jobs)) as pool:
-            outcomes = list(pool.map(one, range(len(todo))))
+        try:
+            with ThreadPoolExecutor(max(1, jobs)) as pool:
+                outcomes = list(pool.map(one, range(len(todo))))
+        finally:
+            for server in servers.values():
+                server.close()
     return outcomes, baseline, time.monotonic() - start
 
 
