@@ -12,13 +12,16 @@ at 300 digits, with the neighbouring lattice deltas checked to lie far on either
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import pytest
 
 from proofs_tests.arb_support import frac
 from reference import get
+from reference.core.numeric import endpoints
 from reference.results import covers
+from reference.results.composition import kov15_heterogeneous as grid_module
 
 CASES = [(Fraction(1, 8), 4, 1), (Fraction(1, 2), 6, 2), (Fraction(1, 16), 10, 3)]
 
@@ -47,3 +50,38 @@ def test_target_within_the_precision_of_a_lattice_delta(eps: Fraction, k: int, i
     got = get("KOV15:Thm3.3-grid").certified(eps=eps, k=k, delta_g=delta_g)
     assert frac(got.lo) <= answer <= frac(got.hi)
     assert frac(got.lo) >= (k - 2 * i) * eps and frac(got.hi) <= (k - 2 * i + 2) * eps
+
+
+@covers("KOV15:Thm3.3-grid")
+@pytest.mark.parametrize(("eps", "k", "i"), CASES)
+@pytest.mark.parametrize("end", ["hi", "lo"])
+def test_target_equal_to_an_enclosure_end_decides_the_point(
+        monkeypatch: pytest.MonkeyPatch, eps: Fraction, k: int, i: int, end: str) -> None:
+    """``delta_g`` set to an end of the enclosure of ``delta(i)``: the lattice delta is
+    irrational (strictly inside), so the end decides the point, and the answer is one
+    lattice point: ``(k - 2i) eps`` at the upper end (feasible), one step up at the lower.
+    The enclosure is read by a spy on the lattice evaluation, and the second run must meet
+    the same enclosure (else the tie was not made and the test says so)."""
+    seen: dict[int, tuple[Fraction, Fraction]] = {}
+    evaluate = grid_module._lattice_delta
+
+    def spy(ctx: Any, *args: Any) -> Any:
+        out = evaluate(ctx, *args)
+        if ctx is mpmath.iv:
+            ends = endpoints(out)
+            seen[args[2]] = (frac(ends.lo), frac(ends.hi))
+        return out
+
+    monkeypatch.setattr(grid_module, "_lattice_delta", spy)
+    grid = get("KOV15:Thm3.3-grid")
+    exact_i = _kov_sum(eps, k, (k - 2 * i) * eps)
+    grid.certified(eps=eps, k=k, delta_g=exact_i + Fraction(1, 2**230))
+    lo, hi = seen[i]
+    assert lo < exact_i - Fraction(1, 2**800) and exact_i + Fraction(1, 2**800) < hi
+    delta_g = hi if end == "hi" else lo
+    seen.clear()
+    got = grid.certified(eps=eps, k=k, delta_g=delta_g)
+    assert seen[i] == (lo, hi), "the second run evaluated delta(i) differently: no tie"
+    answer = (k - 2 * i) * eps if end == "hi" else (k - 2 * i + 2) * eps
+    assert frac(got.lo) == answer == frac(got.hi)
+    assert frac(grid(eps=eps, k=k, delta_g=delta_g)) == answer

@@ -25,9 +25,21 @@ from mpmath import iv
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, exp, is_interval, log, log1p
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    compare,
+    ctx_min,
+    endpoints,
+    exp,
+    is_interval,
+    log,
+    log1p,
+    to_ctx,
+    working,
+)
 from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
-from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, _keep, optimal_delta
+from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, optimal_delta
 from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
 
 
@@ -119,6 +131,30 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
     return lo, b
 
 
+def _lattice_bracket(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``prepare`` hook of ``KOV15:Thm3.3-grid``: the bracket of :func:`_search` over the
+    lattice indices, each enclosure of a lattice delta compared exactly with the exact
+    ``delta_g``.  An enclosure end equal to ``delta_g`` decides: for ``i >= 1`` and
+    ``eps > 0`` the lattice delta is a non-constant rational function of the transcendental
+    ``e^eps`` (Lindemann), so irrational and strictly inside its enclosure; at ``i = 0`` or
+    ``eps = 0`` it is the floor ``1-(1-delta)^k``, which the domain keeps below ``delta_g``.
+    """
+    k, target = values["k"], values["delta_g"]
+    with working(iv):
+        eps, delta, keep = (to_ctx(iv, values["eps"]), to_ctx(iv, values["delta"]),
+                            to_ctx(iv, 1 - values["delta"]))
+
+        def decide(i: int) -> bool | None:
+            value = endpoints(_lattice_delta(iv, eps, k, i, delta, keep))
+            if compare(value.hi, target) <= 0:
+                return True
+            if compare(value.lo, target) >= 0:
+                return False
+            return None
+
+        return {"bracket": _search(decide, k // 2)}
+
+
 @result("KOV15:Thm3.3-grid", title="Optimal composition on the lattice (dp-accounting form)",
         kind="composition",
         statement=r"\varepsilon_g=\min\{(k-2i)\varepsilon:\ 0\le i\le\lfloor k/2\rfloor,\ "
@@ -127,16 +163,19 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
                 count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
                 unit_open("delta_g", "1e-6", "target composed delta"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
-        precondition=_floor_check, prepare=_keep,
+        precondition=_floor_check, prepare=_lattice_bracket,
         notes="dp-accounting's advanced_composition returns this lattice value (and overflows "
               "for k >= 1024 in dp-accounting 0.6.0). It is valid but not optimal between lattice "
               "points; KOV15:Thm3.3 gives the continuous optimum.")
-def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF, keep: MPF) -> MPF:
+def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF,
+             bracket: tuple[int, int]) -> MPF:
     """The smallest ``(k - 2i) eps`` whose exact k-fold delta is at most ``delta_g``.
 
     KOV15 Theorem 3.3 (the exact delta at the lattice points, computed by
     ``KOV15:Thm3.3-delta``), searched by bisection over ``i`` (delta increases with ``i``).
-    In interval arithmetic a lattice point whose comparison cannot be decided widens the
+    The search runs once, in interval arithmetic on the exact inputs
+    (:func:`_lattice_bracket`), so the plain value (the sound end) and the enclosure carry
+    the same decisions; a lattice point whose comparison cannot be decided widens the
     enclosure to the neighbouring candidates.  Domain: ``eps >= 0``,
     ``1 <= k <= 10**5``, ``delta_g in (0, 1)`` above ``1-(1-delta)^k``, ``delta in [0, 1)``.
 
@@ -148,16 +187,7 @@ def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF, keep: MPF) ->
     12.6
     """
 
-    def decide(i: int) -> bool | None:
-        value = endpoints(_lattice_delta(ctx, eps, k, i, delta, keep))
-        target = endpoints(delta_g)
-        if value.hi <= target.lo:
-            return True
-        if value.lo > target.hi:
-            return False
-        return None   # only intervals get here: two points always compare above
-
-    lo, hi = _search(decide, k // 2)
+    lo, hi = bracket
     best, worst = (k - 2 * hi) * eps, (k - 2 * lo) * eps
     if is_interval(ctx):
         return iv.mpf((endpoints(best).lo, endpoints(worst).hi))
