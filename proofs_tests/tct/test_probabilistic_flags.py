@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from reference.core.model import Result
 from reference.results import covers
-from reference.results.tct import multi_target, notprior, release, targets, wrappers
+from reference.results.tct import multi_target, notprior, release, selection, targets, wrappers
 
 IDS = ("CL23:CorA.3", "CL23:Def2.1", "CL23:DefB.1", "CL23:LemA.1", "CL23:LemB.3",
        "CL23:Lem2.3", "CL23:LemC.1", "CL23:LemC.2", "CL23:LemC.3",
@@ -36,3 +36,16 @@ def test_no_probabilistic_guarantee_in_these_modules() -> None:
              if isinstance(v, Result) and v.core.__module__ == m.__name__}
     assert sorted(found) == sorted(IDS)
     assert not any(found.values())
+
+
+@covers("CL23:Lem2.6", "CL23:ThmI.1", "CL23:ThmI.3", "CL23:Thm2.10", "CL23:Thm2.10-basic")
+def test_selection_bounds_pay_a_tail_and_are_probabilistic() -> None:
+    """By the same rule: Theorems I.1, I.3 and 2.10 (both forms) bound the number of calls
+    by a tail bound of TCT (Theorem B.4: geometric for one hit, the simplified Chernoff
+    tail ``e^{-alpha^2 k/(2(1+alpha))}`` for k hits) and pay its failure probability in
+    delta, so they are probabilistic; Lemma 2.6 is the exact equivalence of top-k with k
+    hits of 2 eps-DP calls (no failure event)."""
+    found = {v.id: v.probabilistic for v in vars(selection).values()
+             if isinstance(v, Result) and v.core.__module__ == selection.__name__}
+    assert found == {"CL23:Lem2.6": False, "CL23:ThmI.1": True, "CL23:ThmI.3": True,
+                     "CL23:Thm2.10": True, "CL23:Thm2.10-basic": True}

@@ -191,7 +191,7 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
                         r"(e^{2\varepsilon}+1)\rfloor",
               params=[exact_eps("0.1"), count("k", "10", hi=10**5), positive("alpha", "1"),
                       unit_open("delta_star", "1e-6")],
-              status="reconstructed",
+              status="reconstructed", probabilistic=True,
               notes=label_note("reconstructed and numerically verified",
                                "Lemma 2.6 + Theorem B.4 (advanced). The paper's O(eps sqrt(k "
                                "log(1/delta))) and its conditions (eps < 1, delta >= 2^-Omega(k)) "
