@@ -124,7 +124,7 @@ def _pure_harness_rejects(t: float, pair: Any, p_exact: float, label: str) -> No
 
 @covers("CL23:LemE.1")
 def test_power_mutant_test_wrapper_value() -> None:
-    """POWER CHECK on a mutant of ``test_wrapper_t`` planted by the mutation tool: the
+    """POWER CHECK on a mutant of ``wrapper_test_t`` planted by the mutation tool: the
     denominator ``2 grow + 3`` turned into ``2 grow + 4`` (so ln(1 + 4 grow/(2 grow + 4)) =
     0.2007 < eps and t_test = max(...) = eps = ln(5/4)), on the main test's sample
     (20 000 outputs at the crossing pair).  The majority outcome (probability 3/7, exact)

@@ -80,7 +80,7 @@ def run_twice(P: Sequence[Fraction]) -> tuple[tuple[Fraction, ...], list[int]]:
 
 # ---- registered results ----------------------------------------------------------------
 
-def test_wrapper_t(ctx: Ctx, eps: MPF) -> MPF:
+def wrapper_test_t(ctx: Ctx, eps: MPF) -> MPF:
     """``max(eps, ln(3(2e^eps - 1)/(2e^eps + 1)))`` (shared by E.1 and E.2)."""
     grow = expm1(ctx, eps)  # 3(2w - 1)/(2w + 1) = 1 + 4(w - 1)/(2w + 1)
     return ctx_max(ctx, eps, log1p(ctx, 4 * grow / (2 * grow + 3)))
@@ -127,7 +127,7 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     >>> print(wrapped_test_privacy(eps="0.1").t)  # closed form in floats: 0.123138
     0.123137695109468
     """
-    return WrapperPrivacy(test_wrapper_t(ctx, eps))
+    return WrapperPrivacy(wrapper_test_t(ctx, eps))
 
 
 @result("CL23:Lem2.8", title="Privacy of a wrapped algorithm (three or more outcomes)",
@@ -190,7 +190,7 @@ def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     >>> print(wrapped_test_target(eps="0.001").q)  # closed form in floats: 0.285469 (-> 2/7)
     0.285469...
     """
-    t = test_wrapper_t(ctx, eps)
+    t = wrapper_test_t(ctx, eps)
     return BoundaryTarget(conservative_q(ctx, eps, t), t)
 
 
@@ -217,7 +217,7 @@ def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     >>> print(wrapped_test_target_exact(eps="0.1").q)  # closed form in floats: 0.276388
     0.276388...
     """
-    t = test_wrapper_t(ctx, eps)
+    t = wrapper_test_t(ctx, eps)
     return BoundaryTarget(exact_q(ctx, eps, t), t)
 
 
