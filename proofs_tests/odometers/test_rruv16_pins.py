@@ -28,6 +28,16 @@ def test_probabilistic_flags() -> None:
     assert found == {"RRUV16:Lem6.4": True, "RRUV16:Thm6.5": True}
 
 
+def _check(name: str) -> tuple[bool, str]:
+    chk = getattr(rruv16, name).verify()
+    return chk.confirmed, chk.detail
+
+
+def _sqrt_term(S: object, x: object, log_arg: object) -> object:
+    """``sqrt(2 (S + x)(1 + log(S/x + 1)/2) log(log_arg))``, the square root of (6)/(12)."""
+    return mp.sqrt(2 * (S + x) * (1 + mp.log(S / x + 1) / 2) * mp.log(log_arg))
+
+
 @covers("RRUV16:Thm6.5")
 def test_smallest_dataset() -> None:
     """n = 2 is the smallest n (log n > 0); n = 1 is refused.  At n = 2, 1/n^2 = 1/4:
@@ -55,16 +65,6 @@ def test_heuristic_value_pinned() -> None:
     with mp.workdps(50):
         got = rruv16.heuristic_value(mp, mp.mpf(1) / 4, mp.mpf(1) / 2, mp.exp(-2))
         assert abs(got - (mp.mpf(1) / 2 + mp.sqrt(2))) < mp.mpf(10) ** -45
-
-
-def _check(name: str) -> tuple[bool, str]:
-    chk = getattr(rruv16, name).verify()
-    return chk.confirmed, chk.detail
-
-
-def _sqrt_term(S: object, x: object, log_arg: object) -> object:
-    """``sqrt(2 (S + x)(1 + log(S/x + 1)/2) log(log_arg))``, the square root of (6)/(12)."""
-    return mp.sqrt(2 * (S + x) * (1 + mp.log(S / x + 1) / 2) * mp.log(log_arg))
 
 
 @covers("RRUV16:Thm6.5")
