@@ -13,6 +13,7 @@ import pathlib
 import re
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
@@ -79,3 +80,29 @@ def test_no_module_calls_mpmaths_exp_or_log_directly() -> None:
                  for i, line in enumerate(p.read_text().splitlines(), 1)
                  if pattern.search(line) and "mp.exp(-3)" not in line]
     assert not offenders, offenders
+
+
+@given(st.sampled_from([53, 100, 203]), st.integers(1, 2**20), st.integers(0, 30))
+def test_log_of_an_interval_from_zero_encloses_the_upper_end(prec: int, man: int,
+                                                             shift: int) -> None:
+    """log([0, v]) is [-inf, log v]: its upper end took mpmath's iv.log, which came out an
+    ulp below log(v) for v just above 1 (v = 1 + 123227 * 2^-68 rounded to 53 bits:
+    4.4408920985006262e-16 < log v = 4.44089209850062518e-16); now the rigorous route."""
+    with mp.workprec(prec):
+        v = 1 + mp.mpf(man) * mp.mpf(2) ** (shift - prec - 20)
+    old = iv.prec
+    iv.prec = prec
+    try:
+        enc = endpoints(log(iv, iv.mpf((0, v))))
+        point = endpoints(log(iv, iv.mpf(v)))
+    finally:
+        iv.prec = old
+    assert enc.lo == -mp.inf and enc.hi == point.hi
+    with mp.workprec(4 * prec + 900):
+        assert point.lo <= mp.log(v) <= enc.hi
+
+
+def test_log_at_zero_and_below() -> None:
+    assert endpoints(log(iv, iv.mpf(0))).hi == -mp.inf
+    with pytest.raises(ValueError, match="negative"):
+        log(iv, iv.mpf((-1, 2)))
