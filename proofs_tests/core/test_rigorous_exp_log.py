@@ -13,11 +13,13 @@ import pathlib
 import re
 from fractions import Fraction
 
+import flint
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.arb_support import frac
 from reference import get
 from reference.core.numeric import endpoints, exp, log
 
@@ -106,3 +108,32 @@ def test_log_at_zero_and_below() -> None:
     assert endpoints(log(iv, iv.mpf(0))).hi == -mp.inf
     with pytest.raises(ValueError, match="negative"):
         log(iv, iv.mpf((-1, 2)))
+
+
+@pytest.mark.parametrize("prec", [53, 203])
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("k", [8, 7])
+def test_from_two_to_the_minus_eight_the_fine_route_gives_two_ulps(prec: int, sign: int,
+                                                                   k: int) -> None:
+    """The series is used only for |x| < 2^-8 (exp) and |v - 1| < 2^-8 (log), the module's
+    comment; from 2^-8 on the ends come from mpmath's value 40 bits finer, widened by 2^20
+    of its ulps (2^-20 of an ulp here) and rounded outward: at most two ulps apart.  The
+    exact values from python-flint arb at 4 prec bits."""
+    flint.ctx.prec = 4 * prec
+    x = sign * Fraction(1, 2**k)                         # 2^-8 and 2^-7 (inside 0.99 .. 1.01)
+    old = iv.prec
+    iv.prec = prec
+    try:
+        e = endpoints(exp(iv, iv.mpf(sign * mp.mpf(2) ** -k)))       # exact binary numbers
+        g = endpoints(log(iv, iv.mpf(1 + sign * mp.mpf(2) ** -k)))
+    finally:
+        iv.prec = old
+    for enc, ref in ((e, flint.arb(flint.fmpq(x.numerator, x.denominator)).exp()),
+                     (g, flint.arb(flint.fmpq((1 + x).numerator, (1 + x).denominator)).log())):
+        lo, hi = frac(enc.lo), frac(enc.hi)
+        assert _arb(lo) < ref < _arb(hi)
+        assert hi - lo <= 2 * abs(hi) / 2 ** (prec - 1)
+
+
+def _arb(q: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
