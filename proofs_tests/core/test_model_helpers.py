@@ -147,6 +147,41 @@ def test_near_end_bits_give_at_least_b_bits_within_two_to_the_minus_b(b: int) ->
     assert b <= near_end_bits(probe, {"s": (Fraction(0), 1 - gap)}) <= b + 16
 
 
+def test_near_end_bits_just_inside_two_to_the_minus_eight_and_with_long_gaps() -> None:
+    """1 - 1/257 is within 2^-8 of the end 1 (ratio 257 > 2^8): at least 8 more bits.  A
+    gap 3^60 / (3^60 2^100 + 1), just under 2^-100, has a long numerator and denominator:
+    at least 100 bits, and not many more (the bits are those of the ratio, not of its
+    numerator and denominator)."""
+    assert 8 <= _bits(d=1 - Fraction(1, 257)) <= 8 + 16
+    gap = Fraction(3**60, 3**60 * 2**100 + 1)
+    assert 100 <= _bits(d=1 - gap) <= 100 + 16
+
+
+SEEN_DPS: list[int] = []
+
+
+def _note_dps(values: Any, where: str) -> dict[str, Any]:
+    SEEN_DPS.append(get_dps())
+    return {}
+
+
+@result("T:Prep", title="prepared", kind="bound", statement="d", params=[unit_open("d")],
+        prepare=_note_dps)
+def _prepared(ctx: Any, d: Any) -> Any:
+    """d."""
+    return +d
+
+
+def test_prepare_runs_with_the_digits_that_keep_an_input_off_its_end() -> None:
+    """d = 1 - 2^-100: the prepare hook decides on the exact inputs with at least
+    100 log10(2) = 30.1 more digits than the working precision (and not many more)."""
+    SEEN_DPS.clear()
+    _prepared(d=1 - Fraction(1, 2**100))
+    _prepared(d=Fraction(1, 2))
+    dps = get_dps()
+    assert dps + 31 <= SEEN_DPS[0] <= dps + 40 and SEEN_DPS[1] == dps
+
+
 def test_near_end_bits_are_capped_at_3400_and_huge_inputs_get_their_size() -> None:
     assert MAX_NEAR_END_BITS == 3400                          # docs/numeric-contract.md
     assert _bits(d=1 - Fraction(1, 2**5000)) == 3400

@@ -103,6 +103,15 @@ def lin_long(ctx: Any, t: Any, c: Any) -> Any:
     return ctx.one + ctx.mpf(2) ** -9 + ctx.mpf(2) ** -168
 
 
+@inverse("T:Recip-third", title="smallest u >= 1/3 with c / u <= t", statement="c / t",
+         params=[positive("t"), positive("c", default=1)], forward=recip, unknown="u",
+         target="t", increasing=False, forward_output="value", fixed={"c": "k"},
+         floor=Fraction(1, 3))
+def recip_third(ctx: Any, t: Any, c: Any) -> Any:
+    """c / t."""
+    return c / t
+
+
 @result("T:Ident", title="u", kind="bound", statement="u", params=[real("u")])
 def ident(ctx: Any, u: Any) -> Any:
     """u."""
@@ -290,3 +299,31 @@ def test_the_value_is_the_point_proven_valid() -> None:
         assert cert.holds and q(cert.value) <= t, j
         assert q(cert.lo) <= t <= q(cert.hi), j
         assert q(lin.certified(u=q(cert.value)).hi) <= t
+    # the bracket's end one step up, k + step (329 bits), is proven infeasible for t just
+    # below it; rounded down it would fall under t = u*: the ends are rounded outward
+    with working(mp):
+        up = k + _base_step(k)
+    for t in (up - Fraction(1, 2**300), up - Fraction(1, 2**250)):
+        cert = lin_long(t=t)
+        assert q(cert.value) == k and q(cert.lo) <= t <= q(cert.hi)
+
+
+def test_a_floor_off_the_binary_grid_is_kept() -> None:
+    """With floor 1/3 (no binary number) and 1 / u <= 8 the smallest u would be 1/8: the
+    certificate's value is the least working-precision number >= 1/3 (inside the range the
+    inverse ranges over), the bracket reaches down to 1/3."""
+    cert = recip_third(t=8, c=1)
+    with working(mp):
+        ulp = Fraction(1, 2**(mp.prec + 1))            # 1/3 lies in [1/4, 1/2)
+    assert Fraction(1, 3) <= q(cert.value) < Fraction(1, 3) + ulp and cert.holds
+    assert q(cert.lo) <= Fraction(1, 3) and q(cert.hi) == q(cert.value)
+
+
+def test_an_inverse_at_zero_is_bracketed_by_an_absolute_step() -> None:
+    """2 u <= 0: u* = 0, where a relative step would be 0; the bracket's step there is
+    absolute, a few hundred ulps of 1 ("absolute near zero")."""
+    cert = lin_inverse(t=0, c=2)
+    assert q(cert.value) == q(cert.lo) == 0 and cert.holds
+    with working(mp):
+        ulp = Fraction(1, 2**mp.prec)
+    assert 100 * ulp <= q(cert.hi) <= 1000 * ulp
