@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
-from reference.core.numeric import compare, exact
+from reference.core.numeric import binary_order, compare, exact
 
 mantissas = st.integers(-(2**120), 2**120)
 exponents = st.integers(-5000, 5000)
@@ -35,3 +35,20 @@ def test_compare_reads_huge_magnitudes_from_exponents() -> None:
     assert compare(mp.zero, Fraction(0)) == 0
     assert compare(mp.mpf(-1), Fraction(0)) == -1
     assert compare(mp.mpf(1), Fraction(-1)) == 1
+
+
+@given(st.integers(-(10**60), 10**60).filter(bool), st.integers(1, 10**60))
+def test_binary_order_brackets_the_magnitude(n: int, d: int) -> None:
+    """The docstring's contract, checked in exact rationals: 2^(k-2) < |q| < 2^k."""
+    q = Fraction(n, d)
+    k = binary_order(q)
+    assert Fraction(2) ** (k - 2) < abs(q) < Fraction(2) ** k
+
+
+def test_binary_order_at_powers_of_two_and_zero() -> None:
+    # |q| = 2^j: numerator bits j + 1 (or 1), denominator bits 1 (or 1 - j): k = j + 1,
+    # the only integer with 2^(k-2) < 2^j < 2^k
+    for j in range(-70, 71):
+        assert binary_order(Fraction(2) ** j) == j + 1 == binary_order(-Fraction(2) ** j)
+    assert binary_order(0) == 0 == binary_order(Fraction(0))
+    assert binary_order(1) == 1 and binary_order(Fraction(3, 2)) == 1   # 1/2 < 3/2 < 2

@@ -71,6 +71,11 @@ def test_working_and_extra_bits_set_and_restore() -> None:
     with extra_bits(mp, 17):
         assert mp.prec == mp_prec + 17
     assert mp.prec == mp_prec
+    with working(iv, 30):                            # iv: mp's endpoint arithmetic follows
+        base = iv.prec
+        with extra_bits(iv, 17):
+            assert iv.prec == mp.prec == base + 17
+        assert iv.prec == mp.prec == base
 
 
 @pytest.mark.parametrize("value", [Fraction(3), Fraction(-7), Fraction(1, 3), Fraction(-22, 7),

@@ -179,3 +179,41 @@ def test_params_are_values_and_sequences_need_an_entry_by_default() -> None:
         p.name = "other"  # type: ignore[misc]
     assert p.min_len == 1
     refused(p, [])
+
+
+def test_float_masses_are_normalised_to_the_distribution_they_describe() -> None:
+    """0.1 and 0.9 as doubles sum to 1 + 2^-55 exactly (Fraction arithmetic below): within
+    MASS_TOLERANCE, so each mass is divided by that total and the masses sum to exactly 1."""
+    a, b = Fraction(0.1), Fraction(0.9)
+    total = a + b
+    assert total == 1 + Fraction(1, 2**55)
+    got = ok(distribution("p"), [0.1, 0.9])
+    assert got == (a / total, b / total) and sum(got) == 1
+    exact_masses = ok(distribution("p"), [Fraction(1, 10), Fraction(9, 10)])
+    assert exact_masses == (Fraction(1, 10), Fraction(9, 10))   # total 1: left as given
+
+
+def test_unit_sequences_need_an_entry_unless_defaulted() -> None:
+    refused(unit_seq("d"), [])
+    assert ok(unit_seq("d", default=()), []) == ()
+    refused(unit_seq("d", default=()), [-TINY])
+
+
+def test_equal_lengths_measures_against_the_first_sequence() -> None:
+    # b and c agree with each other but not with a: refused (a's length is the reference)
+    assert not _check(equal_lengths("a", "b", "c"), {"a": (1,), "b": (1, 2), "c": (1, 2)})
+    assert not _check(equal_lengths("a", "b"), {"a": (1, 2), "b": (1,)})
+
+
+def test_integer_ends_are_shown_as_integers() -> None:
+    assert count("k", hi=10**6).condition() == "must lie in [1, 1000000]"
+    assert Param("x", "real", lo=Fraction(-10**7)).condition() == "must be >= -10000000"
+
+
+def test_a_huge_finite_mpf_is_not_infinity() -> None:
+    # 2^1400 overflows a double (float() of it is inf) but is a finite mpf: not +inf, and
+    # an alpha domain takes it as the finite number it is
+    huge = mpmath.mpf(2) ** 1400
+    assert not is_plus_inf(huge) and not is_plus_inf(mpmath.mpf("1e400"))
+    alpha = Param("alpha", "real", lo=Fraction(1), lo_open=True, allow_inf=True)
+    assert ok(alpha, huge) == 2**1400

@@ -13,10 +13,13 @@ import pathlib
 import re
 from fractions import Fraction
 
+import flint
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.arb_support import frac
 from reference import get
 from reference.core.numeric import endpoints, exp, log
 
@@ -79,3 +82,58 @@ def test_no_module_calls_mpmaths_exp_or_log_directly() -> None:
                  for i, line in enumerate(p.read_text().splitlines(), 1)
                  if pattern.search(line) and "mp.exp(-3)" not in line]
     assert not offenders, offenders
+
+
+@given(st.sampled_from([53, 100, 203]), st.integers(1, 2**20), st.integers(0, 30))
+def test_log_of_an_interval_from_zero_encloses_the_upper_end(prec: int, man: int,
+                                                             shift: int) -> None:
+    """log([0, v]) is [-inf, log v]: its upper end took mpmath's iv.log, which came out an
+    ulp below log(v) for v just above 1 (v = 1 + 123227 * 2^-68 rounded to 53 bits:
+    4.4408920985006262e-16 < log v = 4.44089209850062518e-16); now the rigorous route."""
+    with mp.workprec(prec):
+        v = 1 + mp.mpf(man) * mp.mpf(2) ** (shift - prec - 20)
+    old = iv.prec
+    iv.prec = prec
+    try:
+        enc = endpoints(log(iv, iv.mpf((0, v))))
+        point = endpoints(log(iv, iv.mpf(v)))
+    finally:
+        iv.prec = old
+    assert enc.lo == -mp.inf and enc.hi == point.hi
+    with mp.workprec(4 * prec + 900):
+        assert point.lo <= mp.log(v) <= enc.hi
+
+
+def test_log_at_zero_and_below() -> None:
+    assert endpoints(log(iv, iv.mpf(0))).hi == -mp.inf
+    with pytest.raises(ValueError, match="negative"):
+        log(iv, iv.mpf((-1, 2)))
+
+
+@pytest.mark.parametrize("prec", [53, 203])
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("k", [8, 7])
+def test_from_two_to_the_minus_eight_the_fine_route_gives_two_ulps(prec: int, sign: int,
+                                                                   k: int) -> None:
+    """The series is used only for |x| < 2^-8 (exp) and |v - 1| < 2^-8 (log), the module's
+    comment; from 2^-8 on the ends come from mpmath's value 40 bits finer, widened by 2^20
+    of its ulps (2^-20 of an ulp here) and rounded outward: at most two ulps apart.  The
+    exact values from python-flint arb at 4 prec bits."""
+    flint.ctx.prec = 4 * prec
+    x = sign * Fraction(1, 2**k)                         # 2^-8 and 2^-7 (inside 0.99 .. 1.01)
+    old = iv.prec
+    iv.prec = prec
+    try:
+        e = endpoints(exp(iv, iv.mpf(sign * mp.mpf(2) ** -k)))       # exact binary numbers
+        g = endpoints(log(iv, iv.mpf(1 + sign * mp.mpf(2) ** -k)))
+    finally:
+        iv.prec = old
+    for enc, ref in ((e, flint.arb(flint.fmpq(x.numerator, x.denominator)).exp()),
+                     (g, flint.arb(flint.fmpq((1 + x).numerator, (1 + x).denominator)).log())):
+        lo, hi = frac(enc.lo), frac(enc.hi)
+        assert _arb(lo) < ref < _arb(hi)
+        assert hi - lo <= 2 * abs(hi) / 2 ** (prec - 1)
+
+
+def _arb(q: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))

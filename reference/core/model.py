@@ -161,9 +161,8 @@ class Certificate:
         return exact(self.forward_at_value.hi, "forward", self.id) <= self.target
 
     def __str__(self) -> str:
-        return (f"{self.unknown} = {mpmath.nstr(self.value, 20)}  "
-                f"({self.forward_id} there lies in {self.forward_at_value} <= "
-                f"{float(self.target):.17g}; exact inverse in "
+        return (f"{self.unknown} = {mpmath.nstr(self.value, 20)}  ({self.forward_id} there lies"
+                f" in {self.forward_at_value} <= {float(self.target):.17g}; exact inverse in "
                 f"[{mpmath.nstr(self.lo, 20)}, {mpmath.nstr(self.hi, 20)}])")
 
 
@@ -316,26 +315,26 @@ class Result(Generic[R]):
         with extra_bits(mp, near_end_bits(self, values)):
             guess = +mp.mpf(self.core(mp, **lift(mp, values)))
         guess = +guess
-        lower = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
-        floor = Fraction(0) if lower is None else lower
+        floor = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
+        floor = Fraction(0) if floor is None else floor
 
         def valid(u: Fraction) -> tuple[bool, Interval]:
             enc = self._forward(iv, u, values)
             return exact(enc.hi, "forward", self.id) <= target, enc
 
         def invalid(u: Fraction) -> bool:
-            lower: Fraction = exact(self._forward(iv, u, values).lo, "forward", self.id)
-            return lower > target
+            return exact(self._forward(iv, u, values).lo, "forward", self.id) > target
 
-        # Move towards the feasible side (down if forward increases) in growing steps.
+        # Move toward the feasible side in growing steps (value: the very point proven valid).
         toward = -1 if inv.increasing else 1
-        u = max(exact(guess, inv.unknown, self.where), floor)
+        least = _on_grid(floor, up=True)
+        u = max(exact(guess, inv.unknown, self.where), least)
         step = _base_step(u)
         for _ in range(400):
             ok, enc = valid(u)
             if ok:
                 break
-            u = max(u + toward * step, floor)
+            u = max(_on_grid(u + toward * step, up=toward > 0), least)
             step *= 2
         else:  # pragma: no cover - would mean the solver is wrong
             raise RuntimeError(f"{self.id}: could not certify the solver's point {guess}")
@@ -352,9 +351,16 @@ class Result(Generic[R]):
             step2 *= 2
         else:  # pragma: no cover
             raise RuntimeError(f"{self.id}: could not bracket the inverse")
-        lo, hi = sorted((u, other))
+        lo, hi = _on_grid(min(u, other), up=False), _on_grid(max(u, other), up=True)
         return Certificate(self.id, to_ctx(mp, u), to_ctx(mp, lo), to_ctx(mp, hi),
                            inv.forward.id, enc, target, inv.unknown)
+
+
+def _on_grid(x: Fraction, up: bool) -> Fraction:
+    """``x`` rounded up or down to ``mp.prec`` bits (rounding to nearest lost validity)."""
+    rnd = mpmath.libmp.round_ceiling if up else mpmath.libmp.round_floor
+    num, den = mpmath.libmp.from_int(x.numerator), mpmath.libmp.from_int(x.denominator)
+    return exact(mp.make_mpf(mpmath.libmp.mpf_div(num, den, mp.prec, rnd)), "u", "certify")
 
 
 def _base_step(u: Fraction) -> Fraction:

@@ -357,8 +357,10 @@ def log(ctx: Ctx, x: MPF) -> MPF:
     if ctx is not iv:
         return ctx.log(x)
     ends = endpoints(x)
-    if ends.lo <= 0:
-        return iv.log(x)
+    if ends.lo < 0:
+        return iv.log(x)                               # an error: log of a negative number
+    # a lower end 0 gives -inf (_log_point); the upper end needs the rigorous route too:
+    # iv.log([0, v]) was 1 ulp below log(v) for v just above 1 (e.g. 1 + 123227 * 2^-68)
     return iv.mpf((endpoints(_log_point(ends.lo)).lo, endpoints(_log_point(ends.hi)).hi))
 
 
