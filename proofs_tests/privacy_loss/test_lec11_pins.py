@@ -15,12 +15,13 @@ from fractions import Fraction
 import flint
 import mpmath
 import pytest
-from mpmath import mp
+from mpmath import iv, mp
 
-from proofs_tests.arb_support import arb_ends
+from proofs_tests.arb_support import arb_ends, frac
 from proofs_tests.privacy_loss_support import mpq
 from reference import DomainError
 from reference.core.model import Result
+from reference.core.numeric import endpoints, log, to_ctx
 from reference.results import covers, errata
 from reference.results.privacy_loss import lec11
 from reference.results.privacy_loss.lec11 import (
@@ -145,3 +146,30 @@ def test_n11_check_pinned() -> None:
     assert _detail("LEC11:N11") == (
         f"x=0, y=(0,0): joint {joint}, prefix y_(1:j-1) {joint}, printed prefix y_(1:j-2) "
         f"{printed}; losses of the joint law equal the sums with the correct prefix: True")
+
+
+def _enclosure(bits: int, delta: Fraction) -> tuple[Fraction, Fraction]:
+    """The ends of the bound's enclosure as Ex1's condition computes it at ``bits`` bits."""
+    old = iv.prec
+    iv.prec = bits
+    try:
+        ends = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
+    finally:
+        iv.prec = old
+    return frac(ends.lo), frac(ends.hi)
+
+
+@covers("LEC11:Ex1")
+def test_ex1_condition_at_its_last_step() -> None:
+    # The condition is decided by enclosures of the bound at 64 ... 16384 bits, compared with
+    # the exact eps; one the 16384-bit enclosure cannot place is refused.  At its ends: the
+    # lower end is below the bound (a 16400-bit enclosure shows it) and accepted; the upper
+    # end is above it (beyond the 16385- and 16400-bit enclosures) but refused as not
+    # comparable, not as too large: the last step is 16384 bits.
+    delta = Fraction(1, 2)
+    lo, hi = _enclosure(16384, delta)
+    fine_lo, fine_hi = _enclosure(16400, delta)
+    assert lo < fine_lo < fine_hi < hi and _enclosure(16385, delta)[1] < hi
+    notes_gaussian_sigma(eps=lo, delta=delta)
+    with pytest.raises(DomainError, match="could not be compared"):
+        notes_gaussian_sigma(eps=hi, delta=delta)

@@ -84,31 +84,30 @@ _EX1_CONSTANT = "4(2 - sqrt 2) ln(1/delta)"
 
 
 def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
-    """``eps <= 4(2 - sqrt 2) ln(1/delta)``, decided exactly.
+    """``eps <= 4(2 - sqrt 2) ln(1/delta)``, decided exactly up to 16384 bits.
 
     Equality is impossible for rational ``eps > 0`` and ``delta``: it would make
     ``1/delta = e^a`` with ``a`` algebraic and nonzero, which is transcendental
-    (Lindemann–Weierstrass), so a rigorous enclosure of the bound at growing precision
-    always separates it from the exact ``eps`` and the loop ends (an ``eps`` within
-    ``2^-n`` of the bound takes about ``n`` bits).  Which precision decides changes
-    nothing: each step's answer is the exact one, and the message's value is computed
-    apart from them.
+    (Lindemann–Weierstrass), so raising the precision always decides; each step compares
+    a rigorous enclosure of the bound with the exact ``eps``, so a step that decides gives
+    the exact answer, and the message's value is computed apart from the steps.  An ``eps``
+    that the 16384-bit enclosure cannot place is refused ("could not be compared").
     """
     eps, delta = values["eps"], values["delta"]
-    bits, old = 64, iv.prec
-    while True:
-        try:
+    old = iv.prec
+    try:
+        for bits in (64, 256, 1024, 4096, 16384):
             iv.prec = bits
             bound = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
-        finally:
-            iv.prec = old
-        if compare(bound.lo, eps) >= 0:     # eps <= bound.lo
-            return
-        if compare(bound.hi, eps) < 0:      # eps > bound.hi
-            shown = mpmath.nstr(4 * (2 - mp.sqrt(2)) * log(mp, 1 / to_ctx(mp, delta)), 8)
-            raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = {shown} "
-                              "(unstated in the notes)", where)
-        bits *= 4
+            if compare(bound.lo, eps) >= 0:     # eps <= bound.lo
+                return
+            if compare(bound.hi, eps) < 0:      # eps > bound.hi
+                shown = mpmath.nstr(4 * (2 - mp.sqrt(2)) * log(mp, 1 / to_ctx(mp, delta)), 8)
+                raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = {shown} "
+                                  "(unstated in the notes)", where)
+    finally:
+        iv.prec = old
+    raise DomainError("eps", float(eps), f"could not be compared with {_EX1_CONSTANT}", where)
 
 
 @result("LEC11:Ex1", title="The notes' Gaussian calibration sigma = 2 sqrt(ln(1/delta))/eps",
