@@ -19,7 +19,7 @@ from mpmath import iv, mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, exp, expm1, log, to_ctx
+from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, log, to_ctx
 from reference.core.params import Param, nonneg, positive, unit_open
 from reference.core.special import normal_sf
 from reference.results.privacy_loss.rruv16 import randomized_response
@@ -84,11 +84,14 @@ _EX1_CONSTANT = "4(2 - sqrt 2) ln(1/delta)"
 
 
 def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
-    """``eps <= 4(2 - sqrt 2) ln(1/delta)``, decided in interval arithmetic.
+    """``eps <= 4(2 - sqrt 2) ln(1/delta)``, decided exactly up to 16384 bits.
 
     Equality is impossible for rational ``eps > 0`` and ``delta``: it would make
     ``1/delta = e^a`` with ``a`` algebraic and nonzero, which is transcendental
-    (Lindemann–Weierstrass), so raising the precision always decides.
+    (Lindemann–Weierstrass), so raising the precision always decides; each step compares
+    a rigorous enclosure of the bound with the exact ``eps``, so a step that decides gives
+    the exact answer, and the message's value is computed apart from the steps.  An ``eps``
+    that the 16384-bit enclosure cannot place is refused ("could not be compared").
     """
     eps, delta = values["eps"], values["delta"]
     old = iv.prec
@@ -96,12 +99,12 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
         for bits in (64, 256, 1024, 4096, 16384):
             iv.prec = bits
             bound = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
-            e = endpoints(to_ctx(iv, eps))
-            if e.hi <= bound.lo:
+            if compare(bound.lo, eps) >= 0:     # eps <= bound.lo
                 return
-            if e.lo > bound.hi:
-                raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = "
-                                  f"{mpmath.nstr(bound.lo, 8)} (unstated in the notes)", where)
+            if compare(bound.hi, eps) < 0:      # eps > bound.hi
+                shown = mpmath.nstr(4 * (2 - mp.sqrt(2)) * log(mp, 1 / to_ctx(mp, delta)), 8)
+                raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = {shown} "
+                                  "(unstated in the notes)", where)
     finally:
         iv.prec = old
     raise DomainError("eps", float(eps), f"could not be compared with {_EX1_CONSTANT}", where)
