@@ -141,7 +141,7 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
 #: The fork server: one JSON request a line (pytest arguments, timeout), one exit code a
 #: line back (``null``: timed out, the child's process group killed).
 _SERVER = r"""
-import json, os, sys, time
+import json, os, sys, threading, time
 import hypothesis, mpmath, pytest
 for name in ("flint", "pytest_cov", "pytest_benchmark.plugin"):
     try:
@@ -155,6 +155,14 @@ for line in sys.stdin:
         code = 3
         try:
             os.setsid()
+            server = os.getppid()
+
+            def orphaned():  # the tool was killed: end this run, not leave it behind
+                while os.getppid() == server:
+                    time.sleep(1)
+                os._exit(3)
+
+            threading.Thread(target=orphaned, daemon=True).start()
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
