@@ -115,3 +115,32 @@ def test_margins_are_exact_distances() -> None:
             assert margin == v - hi
         elif verdict is Verdict.VIOLATED:
             assert margin == lo - v
+
+
+#: The set of values satisfying ``X relation v`` (tolerance ``t`` for ``==``), as
+#: ``(left end, right end)`` with None for an infinite end; open or closed does not change
+#: distances.
+def _satisfying(relation: str, v: Fraction, t: Fraction) -> tuple[Fraction | None,
+                                                                  Fraction | None]:
+    return {"<=": (None, v), "<": (None, v), ">=": (v, None), ">": (v, None),
+            "==": (v - t, v + t)}[relation]
+
+
+@given(st.sampled_from(RELATIONS), small, small, small, st.fractions(0, 2, max_denominator=4))
+def test_margins_are_distances_to_the_satisfying_set(relation: str, a: Fraction, b: Fraction,
+                                                     v: Fraction, tol: Fraction) -> None:
+    """Every relation: a claim that holds has the margin by which ``[lo, hi]`` sits inside
+    the satisfying set (the distance from its ends to the set's ends); a violated one the
+    gap between ``[lo, hi]`` and the set."""
+    lo, hi = min(a, b), max(a, b)
+    t = tol if relation == "==" else Fraction(0)
+    left, right = _satisfying(relation, v, t)
+    verdict, margin = judge(relation, lo, hi, v, t)
+    if verdict is Verdict.HOLDS:
+        inside = [d for d in (None if left is None else lo - left,
+                              None if right is None else right - hi) if d is not None]
+        assert margin == min(inside)
+    elif verdict is Verdict.VIOLATED:
+        gaps = [d for d in (None if left is None else left - hi,
+                            None if right is None else lo - right) if d is not None]
+        assert margin == max(gaps)
