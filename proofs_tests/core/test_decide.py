@@ -3,6 +3,7 @@ and the three users (oracle assertions, claims audit, conformance) agreeing on i
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import operator
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.core.decide import RELATIONS, Verdict, decide, judge
-from reference.core.numeric import Interval, endpoints, exact, get_dps, working
+from reference.core.numeric import Interval, endpoints, exact, get_dps, precision, working
 from reference.oracle.testing import compare, enclosure
 from reference.tools.audit import Claim, audit_claim
 from reference.tools.conformance.model import Grade, Reference
@@ -144,3 +145,32 @@ def test_margins_are_distances_to_the_satisfying_set(relation: str, a: Fraction,
         gaps = [d for d in (None if left is None else left - hi,
                             None if right is None else lo - right) if d is not None]
         assert margin == max(gaps)
+
+
+@pytest.mark.parametrize(("start", "k", "tried"), [
+    (50, 70, [50, 100]), (50, 150, [50, 100, 200]), (50, 300, [50, 100, 200, 400]),
+    (100, 150, [100, 200]), (200, 300, [200, 400]), (400, 1000, [400]),
+])
+def test_each_rung_of_the_ladder_is_tried_once(start: int, k: int, tried: list[int]) -> None:
+    """1/3 against ``1/3 - 10^-k`` is decided once the enclosure of 1/3 is narrower than
+    ``10^-k``: at the first rung of ``[start, *LADDER above start]`` with more than ``k``
+    digits; each precision is tried once, in order (at 400 and above: only the start)."""
+    seen: list[int] = []
+
+    def third() -> Interval:
+        seen.append(get_dps())
+        return _third()
+
+    with precision(start):
+        j = decide(third, ">", Fraction(1, 3) - Fraction(1, 10**k))
+    assert j.verdict is (Verdict.HOLDS if k < tried[-1] else Verdict.UNDECIDED)
+    assert seen == tried and j.dps == tried[-1]
+
+
+def test_judge_defaults_to_no_tolerance_and_judgements_are_frozen() -> None:
+    """``==`` without a tolerance is exact equality; a Judgement cannot be altered."""
+    assert judge("==", Fraction(2), Fraction(2), Fraction(2)) == (Verdict.HOLDS, 0)
+    assert judge("==", Fraction(2), Fraction(2), Fraction(3)) == (Verdict.VIOLATED, 1)
+    j = decide(lambda: Interval(mpmath.mpf(2), mpmath.mpf(2)), "<=", 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        j.verdict = Verdict.VIOLATED  # type: ignore[misc]
