@@ -174,3 +174,20 @@ def test_judge_defaults_to_no_tolerance_and_judgements_are_frozen() -> None:
     j = decide(lambda: Interval(mpmath.mpf(2), mpmath.mpf(2)), "<=", 3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         j.verdict = Verdict.VIOLATED  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("lo", "hi", "v", "verdict", "margin"), [
+    (3, 4, 2, Verdict.UNDECIDED, None),     # lo = v + tol: 3 is within 1 of 2, 4 is not
+    (0, 1, 2, Verdict.UNDECIDED, None),     # hi = v - tol
+    (0, 2, 2, Verdict.UNDECIDED, None),     # hi inside the band, lo below it
+    (2, 4, 2, Verdict.UNDECIDED, None),     # lo inside the band, hi above it
+    (1, 3, 2, Verdict.HOLDS, 0),            # exactly the band [v - tol, v + tol]
+    (Fraction(7, 2), 5, 2, Verdict.VIOLATED, Fraction(1, 2)),   # 1/2 above the band
+    (-1, Fraction(1, 2), 2, Verdict.VIOLATED, Fraction(1, 2)),  # 1/2 below it
+])
+def test_equality_within_a_tolerance_at_the_band_ends(lo: Fraction, hi: Fraction, v: Fraction,
+                                                      verdict: Verdict,
+                                                      margin: Fraction | None) -> None:
+    """``X == v`` within ``tol = 1`` holds for ``X`` in the closed band ``[v - 1, v + 1]``:
+    an enclosure touching the band at one end and leaving it at the other is undecided."""
+    assert judge("==", Fraction(lo), Fraction(hi), Fraction(v), Fraction(1)) == (verdict, margin)
