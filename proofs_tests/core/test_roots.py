@@ -1,6 +1,7 @@
 """The certified root bracket (reference.core.roots.bracket) on functions whose roots are
 known independently: sqrt 2, log 3, the plastic number (x^3 = x + 1), -2^(1/3) from a
-bracket across 0, a root at 1e-30
+bracket across 0, e^-46 from [1e-30, 1/2] (log x + 46: thirty orders of magnitude below 1,
+where only geometric steps are fast), a root at 1e-30
 next to a left end at 0, a root spread over ten orders of magnitude, and a function whose
 interval sign is undecided near its root.
 
@@ -49,6 +50,7 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], Any, Any, flint.arb]] = {
     "wide": (lambda c, x: c.log(x) - 5, "1e-10", "1e10", flint.arb(5).exp()),
     "decreasing-left": (lambda c, x: 1 - 1 / x, "0.001", 1000, flint.arb(1)),
     "negative": (lambda c, x: x**3 + 2, -3, 1, -(flint.arb(2) ** (flint.arb(1) / 3))),
+    "log-tiny": (lambda c, x: c.log(x) + 46, "1e-30", "0.5", flint.arb(-46).exp()),
 }
 
 
