@@ -76,3 +76,25 @@ def test_the_search_from_an_undecided_zero_steps_from_tol_times_the_width() -> N
     while step <= Fraction(1, 10**20):
         step *= 4
     assert (exact(enc.lo, "lo", "t"), exact(enc.hi, "hi", "t")) == (-step, step)
+
+
+@pytest.mark.parametrize("dps", [15, 50])
+def test_a_root_of_multiplicity_15_costs_at_most_bisection_and_the_close(dps: int) -> None:
+    """``h(x) = (x - 1)^15`` on ``[0.3, 3]``: secant steps crawl towards a multiple root,
+    so the safeguard must bisect whenever two steps have not halved the bracket (module
+    docstring: "the worst case is bisection").  That allows 3 evaluations per halving of
+    ``[0.3, 3]`` down to ``tol`` (``3 (prec - 8 + 2)``), plus the close of the undecided zone
+    around 1 (two per quadrupling from ``tol``: at most ``prec``): ``4 prec`` in all.
+    Without the safeguard it takes about 13 ``prec``.  The bracket must contain 1."""
+    calls = 0
+
+    def h(ctx: Any, x: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return (x - 1) ** 15
+
+    with working(iv, dps):
+        enc = endpoints(bracket(iv, h, iv.mpf("0.3"), iv.mpf(3)))
+        bits = mp.prec
+    assert exact(enc.lo, "lo", "t") < 1 < exact(enc.hi, "hi", "t")
+    assert calls <= 4 * bits, (calls, bits)
