@@ -3,6 +3,7 @@ and the three users (oracle assertions, claims audit, conformance) agreeing on i
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import operator
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.core.decide import RELATIONS, Verdict, decide, judge
-from reference.core.numeric import Interval, endpoints, exact, get_dps, working
+from reference.core.numeric import Interval, endpoints, exact, get_dps, precision, working
 from reference.oracle.testing import compare, enclosure
 from reference.tools.audit import Claim, audit_claim
 from reference.tools.conformance.model import Grade, Reference
@@ -115,3 +116,78 @@ def test_margins_are_exact_distances() -> None:
             assert margin == v - hi
         elif verdict is Verdict.VIOLATED:
             assert margin == lo - v
+
+
+#: The set of values satisfying ``X relation v`` (tolerance ``t`` for ``==``), as
+#: ``(left end, right end)`` with None for an infinite end; open or closed does not change
+#: distances.
+def _satisfying(relation: str, v: Fraction, t: Fraction) -> tuple[Fraction | None,
+                                                                  Fraction | None]:
+    return {"<=": (None, v), "<": (None, v), ">=": (v, None), ">": (v, None),
+            "==": (v - t, v + t)}[relation]
+
+
+@given(st.sampled_from(RELATIONS), small, small, small, st.fractions(0, 2, max_denominator=4))
+def test_margins_are_distances_to_the_satisfying_set(relation: str, a: Fraction, b: Fraction,
+                                                     v: Fraction, tol: Fraction) -> None:
+    """Every relation: a claim that holds has the margin by which ``[lo, hi]`` sits inside
+    the satisfying set (the distance from its ends to the set's ends); a violated one the
+    gap between ``[lo, hi]`` and the set."""
+    lo, hi = min(a, b), max(a, b)
+    t = tol if relation == "==" else Fraction(0)
+    left, right = _satisfying(relation, v, t)
+    verdict, margin = judge(relation, lo, hi, v, t)
+    if verdict is Verdict.HOLDS:
+        inside = [d for d in (None if left is None else lo - left,
+                              None if right is None else right - hi) if d is not None]
+        assert margin == min(inside)
+    elif verdict is Verdict.VIOLATED:
+        gaps = [d for d in (None if left is None else left - hi,
+                            None if right is None else lo - right) if d is not None]
+        assert margin == max(gaps)
+
+
+@pytest.mark.parametrize(("start", "k", "tried"), [
+    (50, 70, [50, 100]), (50, 150, [50, 100, 200]), (50, 300, [50, 100, 200, 400]),
+    (100, 150, [100, 200]), (200, 300, [200, 400]), (400, 1000, [400]),
+])
+def test_each_rung_of_the_ladder_is_tried_once(start: int, k: int, tried: list[int]) -> None:
+    """1/3 against ``1/3 - 10^-k`` is decided once the enclosure of 1/3 is narrower than
+    ``10^-k``: at the first rung of ``[start, *LADDER above start]`` with more than ``k``
+    digits; each precision is tried once, in order (at 400 and above: only the start)."""
+    seen: list[int] = []
+
+    def third() -> Interval:
+        seen.append(get_dps())
+        return _third()
+
+    with precision(start):
+        j = decide(third, ">", Fraction(1, 3) - Fraction(1, 10**k))
+    assert j.verdict is (Verdict.HOLDS if k < tried[-1] else Verdict.UNDECIDED)
+    assert seen == tried and j.dps == tried[-1]
+
+
+def test_judge_defaults_to_no_tolerance_and_judgements_are_frozen() -> None:
+    """``==`` without a tolerance is exact equality; a Judgement cannot be altered."""
+    assert judge("==", Fraction(2), Fraction(2), Fraction(2)) == (Verdict.HOLDS, 0)
+    assert judge("==", Fraction(2), Fraction(2), Fraction(3)) == (Verdict.VIOLATED, 1)
+    j = decide(lambda: Interval(mpmath.mpf(2), mpmath.mpf(2)), "<=", 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        j.verdict = Verdict.VIOLATED  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("lo", "hi", "v", "verdict", "margin"), [
+    (3, 4, 2, Verdict.UNDECIDED, None),     # lo = v + tol: 3 is within 1 of 2, 4 is not
+    (0, 1, 2, Verdict.UNDECIDED, None),     # hi = v - tol
+    (0, 2, 2, Verdict.UNDECIDED, None),     # hi inside the band, lo below it
+    (2, 4, 2, Verdict.UNDECIDED, None),     # lo inside the band, hi above it
+    (1, 3, 2, Verdict.HOLDS, 0),            # exactly the band [v - tol, v + tol]
+    (Fraction(7, 2), 5, 2, Verdict.VIOLATED, Fraction(1, 2)),   # 1/2 above the band
+    (-1, Fraction(1, 2), 2, Verdict.VIOLATED, Fraction(1, 2)),  # 1/2 below it
+])
+def test_equality_within_a_tolerance_at_the_band_ends(lo: Fraction, hi: Fraction, v: Fraction,
+                                                      verdict: Verdict,
+                                                      margin: Fraction | None) -> None:
+    """``X == v`` within ``tol = 1`` holds for ``X`` in the closed band ``[v - 1, v + 1]``:
+    an enclosure touching the band at one end and leaving it at the other is undecided."""
+    assert judge("==", Fraction(lo), Fraction(hi), Fraction(v), Fraction(1)) == (verdict, margin)

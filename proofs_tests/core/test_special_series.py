@@ -126,3 +126,14 @@ def test_mills_bracket_at_hand_worked_points() -> None:
     _check_mills(Fraction(2**200), 100)
     _check_mills(Fraction(2**30), 100)
     _check_mills(Fraction(2**200 + 1), 100)
+
+
+def test_mills_bracket_at_high_precision_just_above_the_switch() -> None:
+    """At 2000 and 3000 bits, just above the switch ``T = sqrt(2 (target + 10) ln 2) + 1``:
+    the smallest term ``(2n-1)!!/t^(2n)`` (at ``n ~ t^2/2``, about ``e^(-t^2/2)``, below
+    ``2^-(target+10)``) must be reached.  Stopping where ``3n + 1 >= t^2`` instead (a third of
+    the way) leaves a term near ``(2/(3e))^(t^2/3)``, about ``2^(-0.68 t^2)``, which at these
+    precisions is above ``2^-target`` (``t^2 ~ 1.39 target``; below ~1000 bits it is not)."""
+    for target in (2000, 3000):
+        switch = math.sqrt(2 * (target + 10) * math.log(2)) + 1
+        _check_mills(Fraction(math.ceil(switch * 2**20), 2**20), target)

@@ -54,12 +54,13 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str) -> bool:
     """Whether the exact value of ``stat`` is strictly greater than ``budget``.
 
     ``stat(iv)`` must return an enclosure of the exact value (it is called inside the
-    interval context at the trial precision).  Raises ``RuntimeError`` if the enclosure
-    still straddles ``budget`` at :data:`MAX_DPS` digits (an exact tie of a
-    transcendental statistic with a rational budget, which does not happen in practice).
+    interval context at the trial precision: the working one, then doubled while at most
+    :data:`MAX_DPS`).  Raises ``RuntimeError`` if the enclosure still straddles ``budget``
+    at the last of them (an exact tie of a transcendental statistic with a rational budget,
+    which does not happen in practice).
     """
     dps = get_dps()
-    while dps <= MAX_DPS:
+    while True:   # the working precision always, even above MAX_DPS; then doubled up to it
         with precision(dps), working(iv):
             enc = endpoints(stat(iv))
         if mpmath.isinf(enc.lo) and enc.lo > 0:
@@ -71,8 +72,10 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str) -> bool:
         if not mpmath.isinf(enc.hi) and compare(enc.hi, budget) <= 0:
             return False
         dps *= 2
+        if dps > MAX_DPS:
+            break
     raise RuntimeError(f"{where}: cannot decide whether the statistic exceeds "
-                       f"{budget} at {MAX_DPS} digits")
+                       f"{budget} at {dps // 2} digits")
 
 
 def below_inv_e(q: Fraction) -> bool:

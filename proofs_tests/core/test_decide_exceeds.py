@@ -1,0 +1,127 @@
+"""``decide.exceeds`` (a filter's strict ``stat > budget``) and ``decide.below_inv_e``.
+
+Expected answers are exact by construction: statistics whose exact value is a rational
+(an exact point enclosure), or ``1/3 +- 10^-k`` against the budget ``1/3`` (decided once
+the enclosure of ``1/3`` is narrower than ``10^-k``, i.e. at about ``k`` digits, so the
+precision ladder ``50, 100, ..., 3200`` is pinned), or infinite enclosure ends.  ``1/e``
+against rationals: ``e = 2.718281828459045235360287...`` (the convergents of its continued
+fraction ``[2; 1, 2, 1, 1, 4, 1, 1, 6, ...]``, Euler; they alternate around ``e``:
+``2721/1001`` below, ``23225/8544`` above) put ``q`` just on either side of ``1/e``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from mpmath import iv
+
+from reference.core.decide import MAX_DPS, below_inv_e, exceeds
+from reference.core.numeric import Ctx, get_dps, precision
+
+THIRD = Fraction(1, 3)
+
+
+def _third_plus(k: int, sign: int, seen: list[int] | None = None):  # type: ignore[no-untyped-def]
+    """The statistic ``1/3 + sign 10^-k`` in interval arithmetic (recording each trial dps)."""
+    def stat(ctx: Ctx):  # type: ignore[no-untyped-def]
+        if seen is not None:
+            seen.append(get_dps())
+        return iv.mpf(1) / 3 + sign * iv.mpf(10) ** -k
+    return stat
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_the_ladder_doubles_up_to_max_dps(sign: int) -> None:
+    """From 50 digits: 50, 100, ..., 1600, 3200 (= MAX_DPS, included).  At ``10^-2000`` the
+    answer needs the 3200-digit step; at ``10^-90`` the 100-digit step."""
+    assert get_dps() == 50 and MAX_DPS == 3200
+    seen: list[int] = []
+    assert exceeds(_third_plus(2000, sign, seen), THIRD, "t") is (sign > 0)
+    assert seen == [50, 100, 200, 400, 800, 1600, 3200]
+    seen.clear()
+    assert exceeds(_third_plus(90, sign, seen), THIRD, "t") is (sign > 0)
+    assert seen == [50, 100]
+
+
+def test_undecided_after_max_dps_raises() -> None:
+    """``1/3 + 10^-5000`` cannot be told from ``1/3`` at 3200 digits; from 30 digits the
+    ladder is 30, ..., 1920 (the next, 3840, is above MAX_DPS)."""
+    seen: list[int] = []
+    with pytest.raises(RuntimeError, match="cannot decide"):
+        exceeds(_third_plus(5000, 1, seen), THIRD, "t")
+    assert seen == [50, 100, 200, 400, 800, 1600, 3200]
+    seen.clear()
+    with precision(30), pytest.raises(RuntimeError, match="1920 digits"):
+        exceeds(_third_plus(5000, 1, seen), THIRD, "t")
+    assert seen == [30, 60, 120, 240, 480, 960, 1920]
+
+
+def test_a_working_precision_above_max_dps_is_still_tried() -> None:
+    """At 3201 and 4000 digits the working precision decides ``1/3 + 10^-3100 > 1/3`` (it
+    used to raise without evaluating), and nothing above it is tried."""
+    for dps in (3201, 4000):
+        seen: list[int] = []
+        with precision(dps):
+            assert exceeds(_third_plus(3100, 1, seen), THIRD, "t") is True
+            assert exceeds(_third_plus(3100, -1, seen), THIRD, "t") is False
+        assert seen == [dps, dps]
+
+
+@pytest.mark.parametrize(("value", "budget", "expected"), [
+    (Fraction(2), Fraction(2), False),          # equal: not strictly greater
+    (Fraction(2), Fraction(3), False),
+    (Fraction(3), Fraction(2), True),
+    (Fraction(1, 2), Fraction(1), False),       # positive but below the budget
+    (Fraction(-1, 2), Fraction(-1), True),      # negative but above it
+    (Fraction(0), Fraction(0), False),
+    (Fraction(-3), Fraction(-3), False),
+])
+def test_exact_point_statistics(value: Fraction, budget: Fraction, expected: bool) -> None:
+    """A point enclosure is decided at once, equality included (``stat == budget`` does not
+    exceed it)."""
+    seen: list[int] = []
+
+    def stat(ctx: Ctx):  # type: ignore[no-untyped-def]
+        seen.append(get_dps())
+        return iv.mpf(value.numerator) / value.denominator if value.denominator > 1 \
+            else iv.mpf(value.numerator)
+
+    assert exceeds(stat, budget, "t") is expected
+    assert seen == [50]
+
+
+@pytest.mark.parametrize(("ends", "budget", "expected"), [
+    (("inf", "inf"), Fraction(10**100), True),
+    (("1", "inf"), Fraction(0), True),          # finite lower end above the budget
+    (("1", "inf"), Fraction(1), None),          # touches the budget, never decided
+    (("-inf", "-inf"), Fraction(-(10**100)), False),
+    (("-inf", "-1"), Fraction(0), False),       # finite upper end below the budget
+    (("-inf", "-1"), Fraction(-1), False),      # upper end at the budget: not greater
+    (("-inf", "-2"), Fraction(-1), False),
+])
+def test_infinite_enclosure_ends(ends: tuple[str, str], budget: Fraction,
+                                 expected: bool | None) -> None:
+    def stat(ctx: Ctx):  # type: ignore[no-untyped-def]
+        return iv.mpf(ends)
+
+    if expected is None:
+        with pytest.raises(RuntimeError):
+            exceeds(stat, budget, "t")
+    else:
+        assert exceeds(stat, budget, "t") is expected
+
+
+@pytest.mark.parametrize(("q", "below"), [
+    (Fraction(1001, 2721), False),      # 2721/1001 < e: 1001/2721 > 1/e
+    (Fraction(8544, 23225), True),      # 23225/8544 > e: 8544/23225 < 1/e
+    (Fraction(0), True),
+    (Fraction(1, 3), True),             # 3 > e
+    (Fraction(1, 2), False),            # 2 < e
+    (Fraction(-1), True),
+])
+def test_below_inv_e(q: Fraction, below: bool) -> None:
+    """``q < 1/e`` iff ``q e < 1``; the convergents ``2721/1001`` (below ``e``, by
+    ``1.1e-7``) and ``23225/8544`` (above, by ``6.7e-9``) of Euler's continued fraction
+    put ``q`` on either side of ``1/e``, closer than a wrong comparison could hide."""
+    assert below_inv_e(q) is below
