@@ -92,3 +92,15 @@ def test_path_times_are_positive_and_bounded_by_the_mean_limit() -> None:
         skellam_path_loss(times=f"2000,{1000 + Fraction(1, 10**6)}", y="5,2", fx=1, fxp=2,
                           lam1=1, lam2=1)
     assert err.value.param == "lam1"
+
+
+@covers("WRWR22:Sec4-Skellam")
+@pytest.mark.parametrize("k", [0, 5, -7])
+def test_pmf_enclosure_is_tight_at_the_interval_precision(k: int) -> None:
+    """Skell(1, 1) at k: contains e^-2 I_|k|(2) and its relative width is at most 1e-58
+    (intervals work at 50 + 10 digits; the series runs until its tail is 2^-20 below that
+    precision, so the truncation adds nothing visible)."""
+    enc = skellam_pmf.certified(k=k, t=1, lam1=1, lam2=1)
+    _assert_tight(enc, _pmf_arb(k, 1))
+    lo, _ = arb_ends(_pmf_arb(k, 1))
+    assert frac(enc.hi) - frac(enc.lo) <= Fraction(1, 10**58) * lo
