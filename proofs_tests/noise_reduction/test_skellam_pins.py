@@ -104,3 +104,15 @@ def test_pmf_enclosure_is_tight_at_the_interval_precision(k: int) -> None:
     _assert_tight(enc, _pmf_arb(k, 1))
     lo, _ = arb_ends(_pmf_arb(k, 1))
     assert frac(enc.hi) - frac(enc.lo) <= Fraction(1, 10**58) * lo
+
+
+@covers("WRWR22:Sec4-Skellam-NR")
+def test_path_loss_is_tight_at_small_releases() -> None:
+    """T_n = 1, lam = 1, y_n - f(x) = 1, y_n - f(x') = 0: the loss ln(I_1(2)/I_0(2)) (arb)
+    is enclosed with relative width at most 1e-60 (intervals at 50 + 10 digits, plus the
+    guard bits of the log-pmf difference)."""
+    ref = (flint.arb(2).bessel_i(1) / flint.arb(2).bessel_i(0)).log()
+    enc = skellam_path_loss.certified(times="1", y="2", fx=1, fxp=2, lam1=1, lam2=1)
+    lo, hi = arb_ends(ref)
+    assert frac(enc.lo) <= lo and hi <= frac(enc.hi)
+    assert frac(enc.hi) - frac(enc.lo) <= Fraction(1, 10**60) * abs(lo)
