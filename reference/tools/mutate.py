@@ -19,9 +19,10 @@ tests that executed one of its lines.  A test that never reaches a line runs ide
 with that line changed, so it cannot kill the mutant; a mutant no test reaches survives
 without a run; a line run at import (module level, defaults, decorators) runs every mapped
 test.  ``--all-tests`` skips the selection and runs every mapped test for each mutant.
-A mutant that fails import, a test, or the timeout (``--timeout-factor`` x baseline) is
-killed.  Survivors listed in ``reference/tools/mutation_equivalent/`` (same module,
-line, original and mutated text) are equivalent; any other makes the exit status 1.
+A mutant that fails import, a test, or the timeout (``--timeout-factor`` x (the unmutated
+seconds of the tests it runs + 20 s for collection) + 10 s) is killed.  Survivors listed
+in ``reference/tools/mutation_equivalent/`` (same module, line, original and mutated text)
+are equivalent; any other makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import json
 import os
 import queue
 import shlex
@@ -49,6 +49,7 @@ from reference.tools.mutation_report import (
     summarise,
     write_report,
 )
+from reference.tools.mutation_server import Server, env
 from reference.tools.mutation_sites import Mutant, mutants, mutated_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,88 +139,9 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
     return [list(CATALOGUE_TESTS), ["proofs_tests/core/", *CORE_EXTRA.get(path.stem, [])]]
 
 
-#: The fork server: one JSON request a line (pytest arguments, timeout), one exit code a
-#: line back (``null``: timed out, the child's process group killed).
-_SERVER = r"""
-import json, os, sys, threading, time
-import hypothesis, mpmath, pytest
-for name in ("flint", "pytest_cov", "pytest_benchmark.plugin"):
-    try:
-        __import__(name)
-    except ImportError:
-        pass
-for line in sys.stdin:
-    req = json.loads(line)
-    pid = os.fork()
-    if pid == 0:
-        code = 3
-        try:
-            os.setsid()
-            server = os.getppid()
-
-            def orphaned():  # the tool was killed: end this run, not leave it behind
-                while os.getppid() == server:
-                    time.sleep(1)
-                os._exit(3)
-
-            threading.Thread(target=orphaned, daemon=True).start()
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 1)
-            os.dup2(null, 2)
-            code = int(pytest.main(req["args"]))
-        finally:
-            os._exit(code)
-    deadline = None if req["timeout"] is None else time.monotonic() + req["timeout"]
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            code = os.waitstatus_to_exitcode(status)
-            break
-        if deadline is not None and time.monotonic() > deadline:
-            os.killpg(pid, 9)
-            os.waitpid(pid, 0)
-            code = None
-            break
-        time.sleep(0.02)
-    print(json.dumps(code), flush=True)
-"""
-
-
-def _env(copy_root: Path, extra_env: dict[str, str] | None = None) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(copy_root), "HYPOTHESIS_PROFILE": "mutation",
-           **(extra_env or {})}
-    env.pop("CI", None)
-    return env
-
-
-class _Server:
-    """A fork server for one copy (POSIX); :meth:`run` gives pytest's exit code, or None
-    on timeout."""
-
-    def __init__(self, copy_root: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", _SERVER], cwd=copy_root,
-                                     env=_env(copy_root), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
-
-    def run(self, args: list[str], timeout: float | None) -> int | None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps({"args": args, "timeout": timeout}) + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        if not answer:
-            raise RuntimeError("the mutation fork server died")
-        code: int | None = json.loads(answer)
-        return code
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
 def _run(copy_root: Path, cmds: list[list[str]], timeout: float | None,
          extra_env: dict[str, str] | None = None, stop_early: bool = True,
-         server: _Server | None = None) -> str:
+         server: Server | None = None) -> str:
     """``killed``, ``error`` (collection or import broke), ``timeout`` or ``survived``."""
     for args in cmds:
         argv = [*(["-x"] if stop_early else []), "-q", "-p", "no:cacheprovider", *args]
@@ -228,7 +150,7 @@ def _run(copy_root: Path, cmds: list[list[str]], timeout: float | None,
         else:
             try:
                 code = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=copy_root,
-                                      env=_env(copy_root, extra_env), capture_output=True,
+                                      env=env(copy_root, extra_env), capture_output=True,
                                       timeout=timeout).returncode
             except subprocess.TimeoutExpired:
                 code = None
@@ -312,6 +234,21 @@ def selected(m: Mutant, lines: dict[int, set[str]], cmds: list[list[str]],
     return [sorted(tests, key=lambda t: (took.get(t, 0.0), t))] if tests else []
 
 
+def _expected(runs: list[list[str]], seconds: dict[str, float], baseline: float) -> float:
+    """Seconds the unmutated tests of ``runs`` took (under coverage, so an overestimate):
+    the selected tests' own times, or ``baseline`` for whole files (a line run at import).
+
+    >>> _expected([["t.py::a", "t.py::b"]], {"t.py::a": 2.0, "t.py::b": 0.5}, 99.0)
+    2.5
+    >>> _expected([["t.py"]], {"t.py::a": 2.0}, 99.0)
+    99.0
+    """
+    nodes = [t for args in runs for t in args]
+    if all("::" in t for t in nodes) and all(t in seconds for t in nodes):
+        return sum(seconds[t] for t in nodes)
+    return baseline
+
+
 def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float = 3.0,
                root: Path = ROOT, select: bool = True,
                ) -> tuple[list[tuple[Mutant, str]], float, float]:
@@ -323,7 +260,7 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
         copies: queue.Queue[Path] = queue.Queue()
         for _ in range(max(1, jobs)):
             copies.put(_make_copy(root, Path(tmp)))
-        servers = {p: _Server(p) for p in copies.queue} if hasattr(os, "fork") else {}
+        servers = {p: Server(p) for p in copies.queue} if hasattr(os, "fork") else {}
         if select:
             status, lines, seconds = _coverage(copies.queue[0], module, cmds)
         else:
@@ -341,8 +278,8 @@ def run_module(module: str, cmds: list[list[str]], jobs: int = 1, factor: float 
                 path = copies.get()
                 try:
                     _write(path / module, mutated_source(source, m))
-                    status = _run(path, runs, factor * baseline + 10,
-                                  server=servers.get(path))
+                    limit = factor * (_expected(runs, seconds, baseline) + 20) + 10
+                    status = _run(path, runs, limit, server=servers.get(path))
                 finally:
                     _write(path / module, source)
                     copies.put(path)
