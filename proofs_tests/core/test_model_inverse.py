@@ -327,3 +327,36 @@ def test_an_inverse_at_zero_is_bracketed_by_an_absolute_step() -> None:
     with working(mp):
         ulp = Fraction(1, 2**mp.prec)
     assert 100 * ulp <= q(cert.hi) <= 1000 * ulp
+
+
+@result("T:Neg", title="-u", kind="bound", statement="-u", params=[real("u")])
+def neg(ctx: Any, u: Any) -> Any:
+    """-u (decreasing in u, over all reals)."""
+    return -u
+
+
+with working(mp):
+    _S = _base_step(Fraction(1))
+#: the 400th point of the bracket search down from 1 (steps s, 2s, 4s, ...): 1 - s(2^400 - 1)
+EDGE = 1 - _S * (2**400 - 1)
+
+
+@inverse("T:Neg-edge", title="smallest u >= EDGE with -u <= t", statement="-t",
+         params=[real("t")], forward=neg, unknown="u", target="t", increasing=False,
+         floor=EDGE)
+def neg_edge(ctx: Any, t: Any) -> Any:
+    """1, whatever t (a solver that is wrong, to reach the search's limit)."""
+    return ctx.one
+
+
+def test_a_bracket_reaching_the_floor_on_its_last_step_is_certified() -> None:
+    """-u <= t with t = -EDGE + 1: every u >= EDGE is feasible, so the bracket search from
+    the solver's 1 runs down to the floor, which its 400th step meets exactly.  Meeting it
+    ends the search there (the feasible set reaches the domain's edge): a certificate with
+    the floor as its lower end, not "could not bracket" (which ``nxt < floor`` gave: one
+    more step was needed to pass below the floor)."""
+    cert = neg_edge(t=-EDGE + 1)
+    assert cert.holds and q(cert.value) == 1
+    assert q(cert.lo) <= EDGE and q(cert.hi) >= 1
+    with working(mp):
+        assert EDGE - q(cert.lo) <= abs(EDGE) / 2**(mp.prec - 1)   # the floor rounded down

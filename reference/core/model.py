@@ -342,7 +342,7 @@ class Result(Generic[R]):
         other, step2 = u, _base_step(u)
         for _ in range(400):
             nxt = other - toward * step2
-            if nxt < floor:  # the feasible set reaches the domain's edge
+            if nxt <= floor:  # the feasible set reaches the domain's edge
                 other = floor
                 break
             other = nxt
