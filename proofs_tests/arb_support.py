@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
+from hypothesis import strategies as st
 
 
 def arb_ends(x: object) -> tuple[Fraction, Fraction]:
@@ -43,3 +44,18 @@ def arb_normal_sf(x: Fraction, bits: int) -> flint.arb:
     finally:
         flint.ctx.prec = old
     raise AssertionError(f"no tight reference for Q({x})")
+
+
+@st.composite
+def dyadic_points(draw: st.DrawFn, max_bits: int, log2s: tuple[int, int],
+                  cap: int) -> tuple[int, int]:
+    """``x = man 2^exp`` (odd ``man`` of 1 to ``max_bits`` bits, ``x < 2^log2`` for a drawn
+    ``log2`` in ``log2s``), at most ``cap``: exact points for the series tests of
+    ``reference.core.special``."""
+    width = draw(st.integers(1, max_bits), label="mantissa bits")
+    man = draw(st.integers(2 ** (width - 1), 2 ** width - 1), label="mantissa") | 1
+    log2 = draw(st.integers(*log2s), label="log2 x")
+    exp = log2 - man.bit_length()
+    while man * 2.0 ** exp > cap:
+        exp -= 1
+    return man, exp

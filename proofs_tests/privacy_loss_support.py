@@ -12,6 +12,8 @@ import mpmath
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_ends
+
 #: Agreement required between a result (50 digits) and the tests' own arithmetic.
 TOL = mpmath.mpf("1e-45")
 
@@ -28,6 +30,15 @@ def at60(fn: Callable[..., Any]) -> Callable[..., Any]:
 def mpq(q: Fraction) -> mpmath.mpf:
     """A fraction at the current mpmath precision."""
     return mp.mpf(q.numerator) / q.denominator
+
+
+def arb_shown(x: Any, digits: int) -> str:
+    """``mpmath.nstr`` of an arb ball's value, asserted the same at both ends of the ball."""
+    lo, hi = arb_ends(x)
+    with mp.workdps(60):
+        a, b = mpmath.nstr(mpq(lo), digits), mpmath.nstr(mpq(hi), digits)
+    assert a == b
+    return a
 
 
 @st.composite

@@ -29,7 +29,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv
 
-from proofs_tests.arb_support import arb_normal_sf, frac
+from proofs_tests.arb_support import arb_normal_sf, dyadic_points, frac
 from reference.core.numeric import endpoints
 from reference.core.special import marsaglia_sum, mills_bracket
 
@@ -50,16 +50,9 @@ def _check(man: int, exp: int, bits: int, frac: int, lo: int, hi: int) -> None:
         flint.ctx.prec = old
 
 
-@st.composite
-def points(draw: st.DrawFn) -> tuple[int, int]:
+def points() -> st.SearchStrategy[tuple[int, int]]:
     """``x = man 2^exp`` from ``2^-1100`` to 38 (the Taylor range at 1000+ bits ends ~38)."""
-    width = draw(st.integers(1, 64), label="mantissa bits")
-    man = draw(st.integers(2 ** (width - 1), 2 ** width - 1), label="mantissa") | 1
-    log2 = draw(st.integers(-1100, 5), label="log2 x")
-    exp = log2 - man.bit_length()
-    if man * 2.0 ** exp > 38:
-        exp -= 1
-    return man, exp
+    return dyadic_points(64, (-1100, 5), 38)
 
 
 @given(point=points(), bits=st.integers(8, 400))

@@ -32,6 +32,7 @@ import flint
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proofs_tests.arb_support import dyadic_points
 from proofs_tests.profiles import share
 from reference.core.special import marsaglia_sum
 
@@ -79,16 +80,9 @@ def _check(man: int, exp: int, bits: int) -> None:
     assert partial - slack_n <= lo <= u_n
 
 
-@st.composite
-def points(draw: st.DrawFn) -> tuple[int, int]:
+def points() -> st.SearchStrategy[tuple[int, int]]:
     """``x = man 2^exp`` from ``2^-300`` to 12 (a few hundred exact terms at most)."""
-    width = draw(st.integers(1, 40), label="mantissa bits")
-    man = draw(st.integers(2 ** (width - 1), 2 ** width - 1), label="mantissa") | 1
-    log2 = draw(st.integers(-300, 4), label="log2 x")
-    exp = log2 - man.bit_length()
-    if man * 2.0 ** exp > 12:
-        exp -= 1
-    return man, exp
+    return dyadic_points(40, (-300, 4), 12)
 
 
 @settings(max_examples=share(Fraction(1, 2)))

@@ -13,12 +13,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
-import mpmath
 import pytest
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_ends, frac
-from proofs_tests.privacy_loss_support import mpq
+from proofs_tests.privacy_loss_support import arb_shown, mpq
 from reference import DomainError
 from reference.core.model import Result
 from reference.core.numeric import endpoints, log, to_ctx
@@ -29,15 +28,6 @@ from reference.results.privacy_loss.lec11 import (
     gaussian_loss_tail,
     notes_gaussian_sigma,
 )
-
-
-def _shown(x: flint.arb, digits: int) -> str:
-    """``mpmath.nstr`` of the arb ball's value, asserted the same at both ends of the ball."""
-    lo, hi = arb_ends(x)
-    with mp.workdps(60):
-        a, b = mpmath.nstr(mpq(lo), digits), mpmath.nstr(mpq(hi), digits)
-    assert a == b
-    return a
 
 
 def _detail(eid: str) -> str:
@@ -103,7 +93,7 @@ def test_ex1_condition_decided_next_to_the_bound(delta: Fraction) -> None:
         expected = 2 * mp.sqrt(mp.log(1 / mpq(delta))) / mpq(inside)
         assert abs(sigma - expected) <= mp.mpf("1e-45") * expected
     with pytest.raises(DomainError, match=f"must be <= {_EX1_SHOWN} = "
-                       + _shown(bound, 8).replace(".", r"\.") + " "):
+                       + arb_shown(bound, 8).replace(".", r"\.") + " "):
         notes_gaussian_sigma(eps=outside, delta=delta)
 
 
@@ -122,15 +112,15 @@ def test_n13_check_pinned() -> None:
     bad = tail(2 * flint.arb(2).log().sqrt() / 10, 10)
     ok = tail(2 * flint.arb(10**6).log().sqrt(), 1)
     assert _detail("LEC11:N13") == (
-        f"eps=10, delta=0.5: P[I > eps] = {_shown(bad, 4)} > delta (LEC11:Ex1 refuses: True); "
-        f"eps=1, delta=1e-6: {_shown(ok, 3)} <= delta")
+        f"eps=10, delta=0.5: P[I > eps] = {arb_shown(bad, 4)} > delta (LEC11:Ex1 refuses: True); "
+        f"eps=1, delta=1e-6: {arb_shown(ok, 3)} <= delta")
 
 
 @covers("LEC11:RRLoss")
 def test_n14_check_pinned() -> None:
     # E[I] of RR at eps = 0.1 is eps tanh(eps/2) (LEC11 N14), the KL divergence of the pair.
     eps = flint.arb(flint.fmpq(1, 10))
-    mean = _shown(eps * (eps / 2).tanh(), 8)
+    mean = arb_shown(eps * (eps / 2).tanh(), 8)
     assert _detail("LEC11:N14") == (f"eps=0.1: E[I] = {mean} (KL of RR: {mean}); "
                                     "printed ~eps/2 = 0.05, eps^2/2 = 0.005")
 

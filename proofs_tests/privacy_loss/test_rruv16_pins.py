@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.arb_support import arb_ends, frac
-from proofs_tests.privacy_loss_support import mpq, pairs
+from proofs_tests.privacy_loss_support import arb_shown, mpq, pairs
 from reference import DomainError
 from reference.results import covers, errata
 from reference.results.privacy_loss.rruv16 import (
@@ -27,15 +27,6 @@ from reference.results.privacy_loss.rruv16 import (
     pointwise_failure,
     sharpness_pair,
 )
-
-
-def _shown(x: flint.arb, digits: int) -> str:
-    """``mpmath.nstr`` of the arb ball's value, asserted the same at both ends of the ball."""
-    lo, hi = arb_ends(x)
-    with mp.workdps(60):
-        a, b = mpmath.nstr(mpq(lo), digits), mpmath.nstr(mpq(hi), digits)
-    assert a == b
-    return a
 
 
 def _hockey(P: list[Fraction], Q: list[Fraction], eps: Fraction) -> Fraction:
@@ -92,8 +83,9 @@ def test_lemma_2_3_ii_check_pinned() -> None:
         mass = p * (1 + (-2 * eps - eta).exp())
         printed = 2 * delta / (eps.exp() * eps)
         printed1 = 2 * delta / flint.arb(1).exp()
-        shown = [_shown(delta, 6), _shown(mass, 4), _shown(printed, 4), _shown(delta, 4),
-                 _shown(printed1, 4)]
+        shown = [arb_shown(delta, 6), arb_shown(mass, 4), arb_shown(printed, 4),
+                 arb_shown(delta, 4),
+                 arb_shown(printed1, 4)]
     finally:
         flint.ctx.prec = old
     (entry,) = [e for e in errata() if e.id == "RRUV16:Lem2.3-ii"]
