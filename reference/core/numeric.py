@@ -137,6 +137,11 @@ def ctx_min(ctx: Ctx, x: MPF, y: MPF) -> MPF:
     return x if x <= y else y
 
 
+def ball(ctx: Ctx, r: MPF) -> MPF:
+    """``[-r, r]`` (``r >= 0``): a remainder known only by a bound on its size."""
+    return ctx.mpf((-r, r))
+
+
 def abs_gap(ctx: Ctx, u: MPF, d: MPF) -> MPF:
     """``|u - d| - |u|`` without cancellation: ``s (d - 2u)`` clipped to ``[-|d|, |d|]``.
 
@@ -152,8 +157,7 @@ def abs_gap(ctx: Ctx, u: MPF, d: MPF) -> MPF:
     if is_interval(ctx):
         e = endpoints(d)
         if e.lo < 0 < e.hi:             # sign undecided at this precision: |gap| <= |d|
-            top = endpoints(m).hi
-            return ctx.mpf((-top, top))
+            return ball(ctx, endpoints(m).hi)
         s = 1 if e.lo >= 0 else -1
     else:
         s = 1 if d >= 0 else -1
@@ -281,7 +285,7 @@ def _taylor(v: MPF, log: bool) -> MPF:
         power = power * x if log else power * x / n     # x^n, or x^n/n!
         total += (-1) ** (n + 1) * power / n if log else power
     size = 2 * endpoints(abs(power * x / (n_terms + 1))).hi
-    return total + iv.mpf((-size, size))
+    return total + ball(iv, size)
 
 
 def _at_point(v: MPF, log: bool) -> MPF:

@@ -28,6 +28,7 @@ from reference.core.model import inverse, result
 from reference.core.numeric import (
     MPF,
     Ctx,
+    ball,
     endpoints,
     get_dps,
     is_interval,
@@ -275,7 +276,7 @@ def _excess(ctx: Ctx, r: MPF) -> MPF:
         power = power * x
         total += (-1) ** k * power / k
     size = endpoints(power * x / (n_terms + 1)).hi
-    return total + ctx.mpf((-size, size)) if is_interval(ctx) else total
+    return total + ball(ctx, size) if is_interval(ctx) else total
 
 
 def _rstar_point(c: MPF) -> MPF:
