@@ -125,3 +125,23 @@ def test_below_inv_e(q: Fraction, below: bool) -> None:
     ``1.1e-7``) and ``23225/8544`` (above, by ``6.7e-9``) of Euler's continued fraction
     put ``q`` on either side of ``1/e``, closer than a wrong comparison could hide."""
     assert below_inv_e(q) is below
+
+
+def test_a_rational_statistic_decides_a_tie_exactly() -> None:
+    """A rational statistic can equal the budget; its enclosure then straddles it at every
+    precision, so ``exact_value`` decides after the ladder: 1/3 does not exceed 1/3 (strict),
+    and without ``exact_value`` the tie is an error.  An enclosure that never narrows
+    ([0, 1]) is decided by the exact value alone, on both sides."""
+    seen: list[int] = []
+    assert exceeds(_third_plus(0, 0, seen), THIRD, "t", exact_value=lambda: THIRD) is False
+    assert seen[-1] == MAX_DPS                     # the whole ladder ran first
+    with pytest.raises(RuntimeError, match="cannot decide"):
+        exceeds(_third_plus(0, 0), THIRD, "t")
+
+    def wide(ctx: Ctx):  # type: ignore[no-untyped-def]
+        return iv.mpf((0, 1))
+
+    assert exceeds(wide, Fraction(1, 2), "t", exact_value=lambda: Fraction(3, 4)) is True
+    assert exceeds(wide, Fraction(3, 4), "t", exact_value=lambda: Fraction(3, 4)) is False
+    above = Fraction(3, 4) + Fraction(1, 10**60)
+    assert exceeds(wide, Fraction(3, 4), "t", exact_value=lambda: above) is True

@@ -183,3 +183,30 @@ def test_records_are_immutable() -> None:
         rnd.hit = True  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         g.m = 1  # type: ignore[misc]
+
+
+def law_by_trials(m: int, q: Fraction) -> list[Fraction]:
+    """The law of Bin(m, q), built one Bernoulli trial at a time (a second route to the
+    tail: no binomial coefficients)."""
+    law = [F(1)]
+    for _ in range(m):
+        law = [(law[j] if j < len(law) else 0) * (1 - q) + (law[j - 1] * q if j else 0)
+               for j in range(len(law) + 1)]
+    return law
+
+
+@covers("CL23:ThmB.4-exact")
+@given(st.fractions(F(1, 50), F(49, 50), max_denominator=50), st.integers(1, 4),
+       st.integers(0, 25))
+def test_calls_for_at_an_exact_tie(q: Fraction, tau: int, extra: int) -> None:
+    """The tail is rational, so a target can equal it: at tail_delta = P[Bin(m0, q) <= tau-1]
+    the answer is m0 itself (<=), one more trial at a target just below.  Deciding on the
+    enclosure alone gave m0 + 1 at the tie (its upper end is above the exact tail)."""
+    m0 = tau + extra
+    acc = TCTAccountant(tau=tau, eps=1, q=q)
+    tie = sum(law_by_trials(m0, q)[:tau], F(0))
+    assert acc.calls_for(tie) == m0
+    below = sum(law_by_trials(m0 + 1, q)[:tau], F(0))       # the next tail, smaller
+    assert below < tie
+    assert acc.calls_for((tie + below) / 2) == m0 + 1
+    assert acc.calls_for(below) == m0 + 1

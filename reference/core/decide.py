@@ -50,14 +50,17 @@ R = TypeVar("R")
 MAX_DPS = 3200
 
 
-def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str) -> bool:
+def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str,
+            exact_value: Callable[[], Fraction] | None = None) -> bool:
     """Whether the exact value of ``stat`` is strictly greater than ``budget``.
 
     ``stat(iv)`` must return an enclosure of the exact value (it is called inside the
     interval context at the trial precision: the working one, then doubled while at most
     :data:`MAX_DPS`).  Raises ``RuntimeError`` if the enclosure still straddles ``budget``
     at the last of them (an exact tie of a transcendental statistic with a rational budget,
-    which does not happen in practice).
+    which does not happen in practice).  A rational statistic can tie with the budget: give
+    ``exact_value`` (its exact value) to decide a tie, or a closeness the precisions could
+    not resolve, exactly.
     """
     dps = get_dps()
     while True:   # the working precision always, even above MAX_DPS; then doubled up to it
@@ -74,6 +77,8 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str) -> bool:
         dps *= 2
         if dps > MAX_DPS:
             break
+    if exact_value is not None:
+        return exact_value() > budget
     raise RuntimeError(f"{where}: cannot decide whether the statistic exceeds "
                        f"{budget} at {dps // 2} digits")
 

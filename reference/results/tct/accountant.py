@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import comb
 from typing import Any, Literal
 
 import mpmath  # noqa: F401  (used by the doctests)
 from mpmath import iv
 
+from reference.core.decide import exceeds
 from reference.core.errors import DomainError
 from reference.core.numeric import MPF, endpoints, exact, to_ctx, working
 from reference.results.tct.charging import (
@@ -64,6 +66,16 @@ def _real(x: object, name: str, lo: Fraction, hi: Fraction | None, lo_open: bool
         bound = "inf" if hi is None else f"{float(hi):g}"
         raise DomainError(name, x, f"must lie in {left}{float(lo):g}, {bound}{right}", WHERE)
     return v
+
+
+def exact_tail(m: int, q: Fraction, tau: int) -> Fraction:
+    """``P[Bin(m, q) <= tau - 1]`` in exact rational arithmetic (for ties; cost grows with m).
+
+    >>> exact_tail(3, Fraction(1, 2), 2)          # (1 + 3) / 8
+    Fraction(1, 2)
+    """
+    return sum((comb(m, j) * q**j * (1 - q) ** (m - j) for j in range(min(tau, m + 1))),
+               Fraction(0))
 
 
 @dataclass
@@ -186,14 +198,20 @@ class TCTAccountant:
         """Smallest ``m >= tau`` whose exact tail ``P[Bin(m, q) <= tau - 1]`` is ``<= tail_delta``.
 
         The exact tail decreases in ``m``; a doubling then bisection search, each step
-        decided on a certified enclosure.
+        decided on certified enclosures (:func:`reference.core.decide.exceeds`), and a tie
+        (the tail is rational: ``tail_delta`` may be its exact value) in exact arithmetic,
+        so the answer is the smallest such ``m``, whatever path the search takes.
+
+        >>> acc = TCTAccountant(tau=1, eps=1, q=Fraction(1, 2))
+        >>> acc.calls_for(Fraction(1, 8)), acc.calls_for(Fraction(1, 9))   # tail (1/2)^m
+        (3, 4)
         """
         target = _real(tail_delta, "tail_delta", Fraction(0), Fraction(1), lo_open=True)
 
         def ok(m: int) -> bool:
-            with working(iv):
-                hi = endpoints(binomial_lower_tail(iv, m, to_ctx(iv, self.q), self.tau)).hi
-            return bool(exact(hi, "tail", WHERE) <= target)
+            return not exceeds(lambda ctx: binomial_lower_tail(ctx, m, to_ctx(ctx, self.q),
+                                                               self.tau),
+                               target, WHERE, exact_value=lambda: exact_tail(m, self.q, self.tau))
 
         lo, hi = self.tau, self.tau
         while not ok(hi):
