@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import mpmath
 import pytest
 from hypothesis import given, settings
@@ -18,9 +19,11 @@ from hypothesis import strategies as st
 from mpmath import mp
 from scipy import stats
 
+from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
 from proofs_tests.tct_support import log
 from reference import DomainError
+from reference.core.numeric import get_dps
 from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
 from reference.results.tct.accountant import TCTAccountant
@@ -241,3 +244,41 @@ def test_accountant_rejects_bad_input() -> None:
         acc.guarantee(tail="loose")  # type: ignore[arg-type]
     with pytest.raises(DomainError, match="m"):
         acc.guarantee_at(1)
+
+
+@covers("CL23:RemB.5")
+@pytest.mark.parametrize("alpha", ["1e-300", "1/3", "2.5e-17"])
+def test_hits_for_delta_is_informative_at_unrepresentable_alphas(alpha: str) -> None:
+    """An alpha that is not a binary number is an interval of one ulp in iv; the Chernoff
+    rate alpha - ln(1 + alpha) ~ alpha^2/2 must be evaluated at its ends (the expression on
+    the interval loses everything to dependency: [-2e-316, 2e-316] at alpha = 1e-300).
+    Both thresholds enclosed to 40 digits against python-flint arb at 5000 bits."""
+    old, flint.ctx.prec = flint.ctx.prec, 5000
+    a = Fraction(alpha)
+    arb_a = flint.arb(flint.fmpq(a.numerator, a.denominator))
+    ln = flint.arb(10**6).log()                                  # ln(1/delta), delta = 1e-6
+    want = {"simplified": 2 * (1 + arb_a) * ln / arb_a**2,
+            "raw": ln / (arb_a - (1 + arb_a).log())}
+    got = get("CL23:RemB.5").certified(delta="1e-6", alpha=alpha)
+    for field, ref in want.items():
+        enc = getattr(got, field)
+        lo, hi = (flint.arb(flint.fmpq(q.numerator, q.denominator))
+                  for q in (frac(enc.lo), frac(enc.hi)))
+        assert lo < ref < hi
+        assert hi - lo < ref * flint.arb(10) ** -40
+    flint.ctx.prec = old
+
+
+@covers("CL23:ThmB.4-tail")
+@pytest.mark.parametrize(("q", "tau", "alpha"), [(Fraction(1, 2), 2000, Fraction(1, 10)),
+                                                 (Fraction(1, 3), 600, Fraction(1, 4))])
+def test_exact_tail_of_many_hits_is_tight(q: Fraction, tau: int, alpha: Fraction) -> None:
+    """The exact tail sums tau terms, each from the last by three roundings, at tau in the
+    thousands: against the exact rational sum it must be enclosed (two-sided) and to the
+    last digit of the working precision."""
+    m = math.floor((1 + alpha) * tau / q)
+    exact = sum((math.comb(m, j) * q**j * (1 - q) ** (m - j) for j in range(tau)), F(0))
+    enc = get("CL23:ThmB.4-tail").certified(q=q, tau=tau, alpha=alpha).exact
+    lo, hi = frac(enc.lo), frac(enc.hi)
+    assert lo <= exact <= hi
+    assert hi - lo <= exact / 10 ** (get_dps() - 1)
