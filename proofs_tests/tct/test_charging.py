@@ -16,18 +16,19 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpmath import mp
+from mpmath import iv, mp
 from scipy import stats
 
 from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
 from proofs_tests.tct_support import log
 from reference import DomainError
-from reference.core.numeric import get_dps
+from reference.core.numeric import endpoints, get_dps, to_ctx, working
 from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.charging import (
+    binomial_lower_tail,
     hits_for_delta,
     tct_advanced,
     tct_basic,
@@ -282,3 +283,12 @@ def test_exact_tail_of_many_hits_is_tight(q: Fraction, tau: int, alpha: Fraction
     lo, hi = frac(enc.lo), frac(enc.hi)
     assert lo <= exact <= hi
     assert hi - lo <= exact / 10 ** (get_dps() - 1)
+
+
+@pytest.mark.parametrize(("m", "tau"), [(0, 1), (2, 3), (4, 9)])
+def test_binomial_lower_tail_is_one_below_tau_trials(m: int, tau: int) -> None:
+    """With m <= tau - 1 trials every outcome has at most tau - 1 successes: the tail is 1
+    (the sum must run over all m + 1 outcomes)."""
+    with working(iv):
+        enc = endpoints(binomial_lower_tail(iv, m, to_ctx(iv, F(1, 3)), tau))
+    assert enc.lo <= 1 <= enc.hi and enc.hi - enc.lo < mp.mpf(10) ** -40
