@@ -28,6 +28,7 @@ from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.charging import (
+    MAX_HITS,
     binomial_lower_tail,
     hits_for_delta,
     tct_advanced,
@@ -292,3 +293,17 @@ def test_binomial_lower_tail_is_one_below_tau_trials(m: int, tau: int) -> None:
     with working(iv):
         enc = endpoints(binomial_lower_tail(iv, m, to_ctx(iv, F(1, 3)), tau))
     assert enc.lo <= 1 <= enc.hi and enc.hi - enc.lo < mp.mpf(10) ** -40
+
+
+def test_the_documented_size_caps_are_enforced() -> None:
+    """tau <= 10^5 (MAX_HITS, the docstring's domain) and m <= 10^7 (CL23:ThmB.4-exact):
+    one past each cap is refused with a DomainError naming the parameter; m at its cap runs."""
+    assert MAX_HITS == 10**5
+    with pytest.raises(DomainError, match="tau"):
+        get("CL23:ThmB.4-tail")(q="1/2", tau=10**5 + 1, alpha=1)
+    exact = get("CL23:ThmB.4-exact")
+    with pytest.raises(DomainError, match=r"^m must lie in"):
+        exact(eps="0.1", q="1/2", tau=2, m=10**7 + 1)
+    enc = exact.certified(eps="0.1", q="1/2", tau=2, m=10**7).delta     # (1 + m) 2^-m
+    want = F(10**7 + 1, 2 ** (10**7))
+    assert frac(enc.lo) <= want <= frac(enc.hi) and frac(enc.hi) - frac(enc.lo) < want / 10**40
