@@ -11,20 +11,25 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpmath import mp
+from mpmath import iv, mp
 from scipy import stats
 
+from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
 from proofs_tests.tct_support import log
 from reference import DomainError
+from reference.core.numeric import endpoints, get_dps, to_ctx, working
 from reference.oracle.tct_strategies import pair
 from reference.results import covers, get
 from reference.results.tct.accountant import TCTAccountant
 from reference.results.tct.charging import (
+    MAX_HITS,
+    binomial_lower_tail,
     hits_for_delta,
     tct_advanced,
     tct_basic,
@@ -241,3 +246,64 @@ def test_accountant_rejects_bad_input() -> None:
         acc.guarantee(tail="loose")  # type: ignore[arg-type]
     with pytest.raises(DomainError, match="m"):
         acc.guarantee_at(1)
+
+
+@covers("CL23:RemB.5")
+@pytest.mark.parametrize("alpha", ["1e-300", "1/3", "2.5e-17"])
+def test_hits_for_delta_is_informative_at_unrepresentable_alphas(alpha: str) -> None:
+    """An alpha that is not a binary number is an interval of one ulp in iv; the Chernoff
+    rate alpha - ln(1 + alpha) ~ alpha^2/2 must be evaluated at its ends (the expression on
+    the interval loses everything to dependency: [-2e-316, 2e-316] at alpha = 1e-300).
+    Both thresholds enclosed to 40 digits against python-flint arb at 5000 bits."""
+    old, flint.ctx.prec = flint.ctx.prec, 5000
+    a = Fraction(alpha)
+    arb_a = flint.arb(flint.fmpq(a.numerator, a.denominator))
+    ln = flint.arb(10**6).log()                                  # ln(1/delta), delta = 1e-6
+    want = {"simplified": 2 * (1 + arb_a) * ln / arb_a**2,
+            "raw": ln / (arb_a - (1 + arb_a).log())}
+    got = get("CL23:RemB.5").certified(delta="1e-6", alpha=alpha)
+    for field, ref in want.items():
+        enc = getattr(got, field)
+        lo, hi = (flint.arb(flint.fmpq(q.numerator, q.denominator))
+                  for q in (frac(enc.lo), frac(enc.hi)))
+        assert lo < ref < hi
+        assert hi - lo < ref * flint.arb(10) ** -40
+    flint.ctx.prec = old
+
+
+@covers("CL23:ThmB.4-tail")
+@pytest.mark.parametrize(("q", "tau", "alpha"), [(Fraction(1, 2), 2000, Fraction(1, 10)),
+                                                 (Fraction(1, 3), 600, Fraction(1, 4))])
+def test_exact_tail_of_many_hits_is_tight(q: Fraction, tau: int, alpha: Fraction) -> None:
+    """The exact tail sums tau terms, each from the last by three roundings, at tau in the
+    thousands: against the exact rational sum it must be enclosed (two-sided) and to the
+    last digit of the working precision."""
+    m = math.floor((1 + alpha) * tau / q)
+    exact = sum((math.comb(m, j) * q**j * (1 - q) ** (m - j) for j in range(tau)), F(0))
+    enc = get("CL23:ThmB.4-tail").certified(q=q, tau=tau, alpha=alpha).exact
+    lo, hi = frac(enc.lo), frac(enc.hi)
+    assert lo <= exact <= hi
+    assert hi - lo <= exact / 10 ** (get_dps() - 1)
+
+
+@pytest.mark.parametrize(("m", "tau"), [(0, 1), (2, 3), (4, 9)])
+def test_binomial_lower_tail_is_one_below_tau_trials(m: int, tau: int) -> None:
+    """With m <= tau - 1 trials every outcome has at most tau - 1 successes: the tail is 1
+    (the sum must run over all m + 1 outcomes)."""
+    with working(iv):
+        enc = endpoints(binomial_lower_tail(iv, m, to_ctx(iv, F(1, 3)), tau))
+    assert enc.lo <= 1 <= enc.hi and enc.hi - enc.lo < mp.mpf(10) ** -40
+
+
+def test_the_documented_size_caps_are_enforced() -> None:
+    """tau <= 10^5 (MAX_HITS, the docstring's domain) and m <= 10^7 (CL23:ThmB.4-exact):
+    one past each cap is refused with a DomainError naming the parameter; m at its cap runs."""
+    assert MAX_HITS == 10**5
+    with pytest.raises(DomainError, match="tau"):
+        get("CL23:ThmB.4-tail")(q="1/2", tau=10**5 + 1, alpha=1)
+    exact = get("CL23:ThmB.4-exact")
+    with pytest.raises(DomainError, match=r"^m must lie in"):
+        exact(eps="0.1", q="1/2", tau=2, m=10**7 + 1)
+    enc = exact.certified(eps="0.1", q="1/2", tau=2, m=10**7).delta     # (1 + m) 2^-m
+    want = F(10**7 + 1, 2 ** (10**7))
+    assert frac(enc.lo) <= want <= frac(enc.hi) and frac(enc.hi) - frac(enc.lo) < want / 10**40

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from reference.core.model import Result
 from reference.results import covers
-from reference.results.tct import multi_target, notprior, release, selection, targets, wrappers
+from reference.results.tct import (
+    charging,
+    multi_target,
+    notprior,
+    release,
+    selection,
+    targets,
+    wrappers,
+)
 
 IDS = ("CL23:CorA.3", "CL23:Def2.1", "CL23:DefB.1", "CL23:LemA.1", "CL23:LemB.3",
        "CL23:Lem2.3", "CL23:LemC.1", "CL23:LemC.2", "CL23:LemC.3",
@@ -49,3 +57,19 @@ def test_selection_bounds_pay_a_tail_and_are_probabilistic() -> None:
              if isinstance(v, Result) and v.core.__module__ == selection.__name__}
     assert found == {"CL23:Lem2.6": False, "CL23:ThmI.1": True, "CL23:ThmI.3": True,
                      "CL23:Thm2.10": True, "CL23:Thm2.10-basic": True}
+
+
+CHARGING = ("CL23:ThmB.4-tail", "CL23:ThmB.4", "CL23:ThmB.4-advanced", "CL23:ThmB.4-exact",
+            "CL23:Lem2.2", "CL23:Lem2.2-advanced")
+
+
+@covers(*CHARGING, "CL23:RemB.5")
+def test_target_charging_bounds_pay_a_tail_and_are_probabilistic() -> None:
+    """By the same rule every result of ``charging`` is probabilistic: Theorem B.4 (basic,
+    advanced, exact tail) and Lemma 2.2 (both forms) halt TCT at ``tau`` hits and pay the
+    probability that more than ``m`` calls are needed (``P[Bin(m, q) <= tau - 1]`` or its
+    Chernoff forms) in delta; ThmB.4-tail is that failure probability itself.  Remark B.5
+    is not a guarantee: it solves a tail bound for the number of hits (a calculation)."""
+    found = {v.id: v.probabilistic for v in vars(charging).values()
+             if isinstance(v, Result) and v.core.__module__ == charging.__name__}
+    assert found == {**dict.fromkeys(CHARGING, True), "CL23:RemB.5": False}
