@@ -42,7 +42,8 @@ def test_times_positive_and_optional() -> None:
     assert d.spent == 1 and d.halt
     u = bf.unified_filter(rho_z=["0.25"], rho=1, delta_pp="1e-6")
     assert u.spent == mpmath.mpf("0.25") and not u.halt
-    assert bf.brownian_filter(rho=1, delta="1e-6").spent == 0
+    empty = bf.brownian_filter(rho=1, delta="1e-6")
+    assert empty.spent == 0 and not empty.halt   # nothing spent: CONTinue
 
 
 @covers("RSWR23:Thm6")
