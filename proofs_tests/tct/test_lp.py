@@ -75,9 +75,9 @@ def programs(draw: st.DrawFn) -> tuple[list[Fraction], Rows, list[Fraction], Row
     k_ub = draw(st.integers(0, 3))
     k_eq = draw(st.integers(0, 2))
     ub = [[draw(coef) for _ in range(n)] for _ in range(k_ub)]
-    b_ub = [draw(st.integers(-4, 6).map(F)) for _ in range(k_ub)]
+    b_ub = [draw(st.fractions(-4, 6, max_denominator=4)) for _ in range(k_ub)]
     eq = [[draw(coef) for _ in range(n)] for _ in range(k_eq)]
-    b_eq = [draw(st.integers(-4, 6).map(F)) for _ in range(k_eq)]
+    b_eq = [draw(st.fractions(-4, 6, max_denominator=4)) for _ in range(k_eq)]
     return c, ub, b_ub, eq, b_eq
 
 
@@ -108,13 +108,16 @@ def test_maximise_agrees_with_vertex_enumeration(prog: tuple) -> None:  # type: 
 def test_equalities_with_costed_variables_and_negative_right_sides() -> None:
     """Hand-solved: max x1 + 2 x2 with x1 + x2 = 1 and -x1 <= -1/2 (x1 >= 1/2): x = (1/2,
     1/2), value 3/2 (phase 1 leaves x1 or x2 basic, so phase 2 must price their costs);
-    max x1 with x1 - x2 = -1 and x2 <= 3 (negative right side flipped): x = (2, 3), 2."""
+    max x1 with x1 - x2 = -1 and x2 <= 3 (negative right side flipped): x = (2, 3), 2; a
+    positive right side below 1 is not flipped (found by the thorough profile)."""
     sol = maximise([F(1), F(2)], A_ub=[[F(-1), F(0)]], b_ub=[F(-1, 2)],
                    A_eq=[[F(1), F(1)]], b_eq=[F(1)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(1, 2), F(1, 2)), F(3, 2))
     sol = maximise([F(1), F(0)], A_ub=[[F(0), F(1)]], b_ub=[F(3)],
                    A_eq=[[F(1), F(-1)]], b_eq=[F(-1)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(2), F(3)), F(2))
+    sol = maximise([F(-1)], A_ub=[[F(-1)]], b_ub=[F(1, 2)])    # -x1 <= 1/2: x = 0, value 0
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))
 
 
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
