@@ -114,14 +114,20 @@ def test_lem46_is_the_printed_bound(eps: Fraction) -> None:
 
 @covers("RRUV16:Thm4.2", "RRUV16:Thm4.5")
 def test_window_parameters_start_at_one() -> None:
-    """s = t = 1 are in the domain (Thm 4.2 at s = t = 1 is 2 exactly); 1 - 10^-30 is not."""
+    """s = t = 1 are in the domain (Thm 4.2 at s = t = 1 is 2 sqrt(e) e^-1/2 = 2 exactly;
+    Thm 4.5 at t = 1 is 2 sqrt(e) beta); 1 - 10^-30 is not."""
     assert window_tail(s=1, t=1) == 2
     below = 1 - Fraction(1, 10**30)
     for call in (lambda: window_tail(s=below, t=1), lambda: window_tail(s=1, t=below),
                  lambda: window_bound(beta="0.1", t=below)):
         with pytest.raises(DomainError):
             call()
-    assert window_bound(beta="0.1", t=1).bound > 0
+    # t = 1 drops the log t term: 2 sqrt(e) beta (not merely positive), and the default
+    # U^2 = 1 gives the threshold sqrt(log(10)/2)
+    at_one = window_bound(beta="0.1", t=1)
+    with ctx.workprec(300):
+        assert _pinned(at_one.bound, 2 * arb(1).exp().sqrt() / 10)
+        assert _pinned(at_one.threshold, (_q(Fraction(10)).log() / 2).sqrt())
 
 
 @covers("RRUV16:Thm4.1", "RRUV16:Thm4.2", "RRUV16:Thm4.3", "RRUV16:Thm4.4", "RRUV16:Thm4.5",

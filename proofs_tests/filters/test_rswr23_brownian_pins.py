@@ -7,10 +7,13 @@ moment generating function, Lemma 2.3 solved for rho by hand), or exact rational
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import pytest
 from mpmath import mp
 
+from proofs_tests.arb_support import frac
 from reference import DomainError
 from reference.core.model import Result
 from reference.results import covers
@@ -39,7 +42,8 @@ def test_times_positive_and_optional() -> None:
     assert d.spent == 1 and d.halt
     u = bf.unified_filter(rho_z=["0.25"], rho=1, delta_pp="1e-6")
     assert u.spent == mpmath.mpf("0.25") and not u.halt
-    assert bf.brownian_filter(rho=1, delta="1e-6").spent == 0
+    empty = bf.brownian_filter(rho=1, delta="1e-6")
+    assert empty.spent == 0 and not empty.halt   # nothing spent: CONTinue
 
 
 @covers("RSWR23:Thm6")
@@ -65,12 +69,32 @@ def test_deltas_lengths() -> None:
 @covers("RSWR23:Thm6-printed")
 def test_printed_constant_value() -> None:
     """rho + 2 sqrt(2 rho log(1/delta'')) at rho = 1/2, delta'' = 1e-6 is
-    1/2 + 2 sqrt(6 log 10); the guarantee's delta is delta + delta''."""
-    with mp.workdps(50):
+    1/2 + 2 sqrt(6 log 10); the guarantee's delta is delta + delta'' = 10001/10^6 exactly
+    (both to the 50-digit working precision: 1e-45 relative)."""
+    with mp.workdps(60):
         expected = mp.mpf(1) / 2 + 2 * mp.sqrt(6 * mp.log(10))
-    d = bf.unified_filter_printed(rho="0.5", delta="0.01", delta_pp="1e-6")
-    assert abs(d.eps - expected) < mp.mpf(10) ** -14 * expected
-    assert abs(d.delta - mpmath.mpf("0.010001")) < mpmath.mpf(10) ** -17
+        d = bf.unified_filter_printed(rho="0.5", delta="0.01", delta_pp="1e-6")
+        assert abs(d.eps - expected) < mp.mpf(10) ** -45 * expected
+    assert abs(frac(d.delta) - Fraction(10001, 10**6)) < Fraction(1, 10**47)
+
+
+@covers("RSWR23:Lem6.2", "RSWR23:Thm6")
+def test_corrected_constant_values() -> None:
+    """Lemma 2.3's rho + 2 sqrt(rho log(1/delta)) (no factor 2 under the root), by hand:
+    two releases at t = 1 spend 1/2 + 1/2 = rho = 1 (HALT) and give 1 + 2 sqrt(6 log 10);
+    RSWR23 §7.2's budget rho = 1.3525 gives 1.3525 + 2 sqrt(8.115 log 10) (just below the
+    experiments' eps = 10), spend 0.00125 + 1/400 = 0.00375 (CONTinue)."""
+    with mp.workdps(60):
+        b = bf.brownian_filter(t="1,1", rho=1, delta="1e-6")
+        want_b = 1 + 2 * mp.sqrt(6 * mp.log(10))
+        assert abs(b.eps - want_b) < mp.mpf(10) ** -45 * want_b
+        u = bf.unified_filter(rho_z=["0.00125"], t=["200"], rho="1.3525", delta_pp="1e-6")
+        want_u = mp.mpf("1.3525") + 2 * mp.sqrt(mp.mpf("8.115") * mp.log(10))
+        assert abs(u.eps - want_u) < mp.mpf(10) ** -45 * want_u
+        assert 9.99 < want_u < 10
+    assert frac(b.spent) == 1 and b.halt
+    assert abs(frac(u.spent) - Fraction(3, 800)) < Fraction(1, 10**50) and not u.halt
+    assert abs(frac(u.delta) - Fraction(1, 10**6)) < Fraction(1, 10**55)  # delta = 0 here
 
 
 @covers("RSWR23:Thm6")
@@ -97,7 +121,7 @@ def test_zcdp_step_check_pinned() -> None:
     = e at lam = 2; printed: e * e^(-lam (lam-1) rho/2) = e^(1/2); with rho_n: e * e^-1 = 1."""
     with mp.workdps(30):
         expected = (f"rho = 0.5, lambda = 2: printed expectation {mpmath.nstr(mp.e ** 0.5, 6)} > 1 "
-                    f"(a Monte Carlo estimate gives 1.648); with rho_n: {mpmath.nstr(mp.one, 6)}")
+                    f"(quadrature; closed form e^(1/2)); with rho_n: {mpmath.nstr(mp.one, 6)}")
     chk = bf._zcdp_step_check.verify()
     assert (chk.confirmed, chk.detail) == (True, expected)
 

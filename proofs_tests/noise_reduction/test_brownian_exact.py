@@ -108,11 +108,12 @@ def test_sign_erratum_check_pinned() -> None:
     """y = 1.7, f(x) = 1, f(x') = 0, t = 1: ((1.7)^2 - (0.7)^2)/2 = 1.2; printed 1/2 - 0.7."""
     check = brownian._sign_check.verify()
     assert check.confirmed is True
-    exact = (Fraction(17, 10) ** 2 - Fraction(7, 10) ** 2) / 2
-    printed = Fraction(1, 2) - Fraction(7, 10)
-    assert (exact, printed) == (Fraction(6, 5), Fraction(-1, 5))
-    assert check.detail == ("log p_x(y)/p_x'(y) = 1.2 at f(x)=1, f(x')=0, B=0.7, t=1; "
-                            "the printed sign gives -0.2")
+    # the two numbers of the detail come from these exact values (not typed in)
+    exact = (Fraction(17, 10) ** 2 - Fraction(7, 10) ** 2) / 2   # Delta^2/(2t) + Delta B/t
+    printed = Fraction(1, 2) - Fraction(7, 10)                    # Delta^2/(2t) - Delta B/t
+    assert exact == exact_loss([Fraction(1)], [Fraction(0)], [Fraction(7, 10)], Fraction(1))
+    assert check.detail == (f"log p_x(y)/p_x'(y) = {float(exact)} at f(x)=1, f(x')=0, B=0.7, "
+                            f"t=1; the printed sign gives {float(printed)}")
 
 
 @covers("WRWR22:Lem3.2")

@@ -92,11 +92,18 @@ def test_evalues_by_hand() -> None:
     ([4.0, 4.0], 0.125, 0.5)])
 def test_composed_expost_by_hand(t: list[float], gamma: float, delta: float) -> None:
     """V/2 + psi(V; gamma, delta) with V = sum 1/t_i, in floats (t = 1/100 gives the
-    docstring's 82.7302: 50 + sqrt(101 log(40400)))."""
+    docstring's 82.7302: 50 + sqrt(101 log(40400))), and at 60 digits from the floats'
+    exact binary values (the inputs the code sees): pinned to 1e-45, the working precision."""
     v = sum(1 / x for x in t)
     expected = v / 2 + psi(v, gamma, delta)
-    got = float(composed_expost(t=t, gamma=gamma, delta=delta))
-    assert abs(got - expected) <= 1e-12 * expected
+    got = composed_expost(t=t, gamma=gamma, delta=delta)
+    assert abs(float(got) - expected) <= 1e-12 * expected
+    with mp.workdps(60):
+        vq = sum((1 / Fraction(x) for x in t), Fraction(0))
+        V, g, d = (mp.mpf(q.numerator) / q.denominator
+                   for q in (vq, Fraction(gamma), Fraction(delta)))
+        want = V / 2 + mp.sqrt((V + g) * mp.log((V + g) / (d * d * g)))
+        assert abs(got - want) < mp.mpf(10) ** -45 * want
 
 
 @covers("RSWR23:Thm5")
@@ -109,6 +116,7 @@ def test_thm5_erratum_check_pinned() -> None:
     tail = math.erfc((p - 50) / 10 / math.sqrt(2)) / 2
     assert check.detail == (f"V = 100, gamma = 1, delta = 0.05: psi = {p:.4g} < V/2 = 50 and "
                             f"P[L >= psi] >= {tail:.4g} (exact normal tail) > delta")
+    # arb at 300 bits (review): psi = 32.73018624, tail = 0.9579144958
     assert (round(p, 2), round(tail, 4)) == (32.73, 0.9579)
     # The helper returns lower ends of enclosures: below arb balls at 400 bits, within 1e-40.
     flint = pytest.importorskip("flint")

@@ -68,6 +68,7 @@ def test_errata_evidence_carries_the_hand_derived_numbers() -> None:
     the loss is (|0.339 - 0.6| - 0.339)/0.7 = -0.078/0.7 = -0.11142... and the printed form
     (|0.339 - 1| - 0.339)/0.7 = 0.322/0.7 = 0.46; with t = (1, 2, 4) the release carrying
     zeta_3 (scale 4, Delta_1 = 1) is 1/4-DP, not eps_1 = 1/t_1 = 1."""
+    assert (_LOSS, _PRINTED) == (Fraction(-78, 700), Fraction(46, 100))  # the hand values
     details = {e.id: e.verify() for e in errata() if e.id in _DETAILS}
     assert set(details) == set(_DETAILS)
     for eid, parts in _DETAILS.items():
@@ -76,7 +77,14 @@ def test_errata_evidence_carries_the_hand_derived_numbers() -> None:
             assert part in details[eid].detail, (eid, part, details[eid].detail)
 
 
-_DETAILS = {"WRWR22:Eq4-t0": ["P[zeta_1 = 0] = 0;", "atom of mass 0.25 at 0"],
+# the numbers of the details, from the hand derivations above in exact rationals
+_X, _D, _T = Fraction("0.339"), Fraction("0.6"), Fraction("0.7")
+_LOSS = (abs(_X - _D) - _X) / _T            # -0.078/0.7 = -0.11142...
+_PRINTED = (abs(_X - 1) - _X) / _T          # 0.322/0.7 = 0.46 exactly
+_ATOM = (Fraction(1, 2) / 1) ** 2           # (t_0/t_1)^2
+_LEVEL = Fraction(1, 4)                     # Delta_1/t_3 = 1/4
+
+_DETAILS = {"WRWR22:Eq4-t0": ["P[zeta_1 = 0] = 0;", f"atom of mass {float(_ATOM)} at 0"],
             "WRWR22:Def4.1-eta": [f"{60 * math.log(10):.2f} jumps"],
-            "RSWR23:LemA.1": [f"gives {-0.078 / 0.7:.4f}, the printed form 0.46"],
-            "WRWR22:LNR-indexing": ["is 1/4-DP, not eps_1 = 1"]}
+            "RSWR23:LemA.1": [f"gives {float(_LOSS):.4f}, the printed form {float(_PRINTED)}"],
+            "WRWR22:LNR-indexing": [f"is {_LEVEL}-DP, not eps_1 = 1"]}

@@ -121,8 +121,10 @@ def test_n14_check_pinned() -> None:
     # E[I] of RR at eps = 0.1 is eps tanh(eps/2) (LEC11 N14), the KL divergence of the pair.
     eps = flint.arb(flint.fmpq(1, 10))
     mean = arb_shown(eps * (eps / 2).tanh(), 8)
+    e = Fraction(1, 10)   # the printed approximations, by hand: eps/2 and eps^2/2
     assert _detail("LEC11:N14") == (f"eps=0.1: E[I] = {mean} (KL of RR: {mean}); "
-                                    "printed ~eps/2 = 0.05, eps^2/2 = 0.005")
+                                    f"printed ~eps/2 = {float(e / 2)}, eps^2/2 = "
+                                    f"{float(e * e / 2)}")
 
 
 @covers("RSWR23:Def2.3")

@@ -248,7 +248,7 @@ def _zcdp_step_check() -> Check:
         corrected = mgf * mp.exp(-lam * (lam - 1) * rho)
     return Check(bool(printed > 1.5 and abs(corrected - 1) < mp.mpf(10) ** -15),
                  f"rho = 0.5, lambda = 2: printed expectation {mpmath.nstr(printed, 6)} > 1 "
-                 f"(a Monte Carlo estimate gives 1.648); with rho_n: {mpmath.nstr(corrected, 6)}")
+                 f"(quadrature; closed form e^(1/2)); with rho_n: {mpmath.nstr(corrected, 6)}")
 
 
 @erratum("RSWR23:Thm6-eq10", location="RSWR23 proof of Theorem 6, eq. (10)",

@@ -21,7 +21,8 @@ Row = list[Fraction]
 
 @dataclass(frozen=True)
 class LPSolution:
-    """Outcome of :func:`maximise`: status, an optimal point and the optimal value."""
+    """Outcome of :func:`maximise`: status, an optimal point and the optimal value (for an
+    infeasible or unbounded program: no point, value 0)."""
 
     status: Literal["optimal", "infeasible", "unbounded"]
     x: tuple[Fraction, ...] = ()
