@@ -129,12 +129,14 @@ def test_below_inv_e(q: Fraction, below: bool) -> None:
 
 def test_a_rational_statistic_decides_a_tie_exactly() -> None:
     """A rational statistic can equal the budget; its enclosure then straddles it at every
-    precision, so ``exact_value`` decides after the ladder: 1/3 does not exceed 1/3 (strict),
-    and without ``exact_value`` the tie is an error.  An enclosure that never narrows
-    ([0, 1]) is decided by the exact value alone, on both sides."""
+    precision, so ``exact_value`` decides it once the working precision has not: 1/3 does
+    not exceed 1/3 (strict), and without ``exact_value`` the tie is an error after the
+    whole ladder.  An enclosure that never narrows ([0, 1]) is decided by the exact value
+    alone, on both sides; one that decides at the working precision never calls it."""
     seen: list[int] = []
     assert exceeds(_third_plus(0, 0, seen), THIRD, "t", exact_value=lambda: THIRD) is False
-    assert seen[-1] == MAX_DPS                     # the whole ladder ran first
+    assert seen == [get_dps()]                     # no ladder: exact after the first try
+    assert exceeds(_third_plus(0, 0), Fraction(1, 4), "t", exact_value=lambda: 1 / 0) is True
     with pytest.raises(RuntimeError, match="cannot decide"):
         exceeds(_third_plus(0, 0), THIRD, "t")
 

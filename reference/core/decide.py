@@ -58,9 +58,9 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str,
     interval context at the trial precision: the working one, then doubled while at most
     :data:`MAX_DPS`).  Raises ``RuntimeError`` if the enclosure still straddles ``budget``
     at the last of them (an exact tie of a transcendental statistic with a rational budget,
-    which does not happen in practice).  A rational statistic can tie with the budget: give
-    ``exact_value`` (its exact value) to decide a tie, or a closeness the precisions could
-    not resolve, exactly.
+    which does not happen in practice).  A rational statistic can tie with the budget: with
+    ``exact_value`` (its exact value) an enclosure that straddles the budget at the working
+    precision is decided exactly instead of along the doubling ladder.
     """
     dps = get_dps()
     while True:   # the working precision always, even above MAX_DPS; then doubled up to it
@@ -74,11 +74,11 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str,
             return True
         if not mpmath.isinf(enc.hi) and compare(enc.hi, budget) <= 0:
             return False
+        if exact_value is not None:
+            return exact_value() > budget
         dps *= 2
         if dps > MAX_DPS:
             break
-    if exact_value is not None:
-        return exact_value() > budget
     raise RuntimeError(f"{where}: cannot decide whether the statistic exceeds "
                        f"{budget} at {dps // 2} digits")
 
