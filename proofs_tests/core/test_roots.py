@@ -15,6 +15,7 @@ of a bisection's count).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -23,7 +24,7 @@ import flint
 import pytest
 from mpmath import iv, mp
 
-from reference.core.numeric import endpoints, exact, working
+from reference.core.numeric import endpoints, exact, log, working
 from reference.core.roots import bracket
 
 flint.ctx.prec = 400
@@ -108,3 +109,33 @@ def test_exact_zero_at_a_point_returns_it_and_bad_brackets_raise() -> None:
                 bracket(mp, lambda c, x: x - 1, mp.mpf(lo), mp.mpf(hi))
     with working(iv, 30), pytest.raises(RuntimeError):
         bracket(iv, lambda c, x: x - 1, iv.mpf(-3), iv.mpf(1))
+
+
+@pytest.mark.parametrize("K", [3000, 10**6])
+def test_tiny_root_from_zero_is_reached_in_logarithmic_steps(K: int) -> None:
+    """log x + K on [0, 1]: the root e^-K is 2^-4328 (K = 3000) or 2^-1442695 (K = 10^6)
+    below the right end.  Halving from 0 needs ~1.44 K steps and ran out of them: at
+    K = 3000 the point came back as 3.7e-419 and the enclosure as [0, 1.8e-422].  With the
+    exponent doubled from 0 (b/2, b/4, b/16, ...) it takes about log2(1.44 K) steps of at
+    most three evaluations, then the geometric and Illinois phases: bounded here by
+    6 log2(1.44 K) + bits/4 + 20.  Width: h's value is known to about K 2^-bits absolute,
+    which moves the root by that much relatively (d log x = dx/x): K 2^(12 - bits) is
+    allowed.  Reference: python-flint arb exp(-K)."""
+    calls = 0
+
+    def h(c: Any, x: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return log(c, x) + K
+
+    root = flint.arb(-K).exp()
+    with working(iv, 50):
+        enc = endpoints(bracket(iv, h, iv.mpf(0), iv.mpf(1)))
+        bits = iv.prec
+    assert _arb(enc.lo) < root < _arb(enc.hi)
+    assert _arb(enc.hi) - _arb(enc.lo) < root * K * flint.arb(2) ** (12 - bits)
+    assert calls <= 6 * math.log2(1.44 * K) + bits // 4 + 20, calls
+    with mp.workdps(50):
+        point = bracket(mp, h, mp.mpf(0), mp.mpf(1))
+        bits = mp.prec
+    assert abs(_arb(point) - root) < root * K * flint.arb(2) ** (12 - bits)
