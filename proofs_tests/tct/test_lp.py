@@ -11,10 +11,12 @@ do not depend on ``M``, so a bounded optimum is the same at both).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -123,10 +125,6 @@ def test_equalities_with_costed_variables_and_negative_right_sides() -> None:
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
     """An LPSolution is a frozen record; an infeasible or unbounded one carries no point and
     the value 0 (the documented defaults)."""
-    import dataclasses
-
-    import pytest
-
     bad = maximise([F(1)], A_eq=[[F(1)]], b_eq=[F(-1)])
     assert (bad.status, bad.x, bad.value) == ("infeasible", (), F(0))
     unb = maximise([F(1)], A_ub=[[F(-1)]], b_ub=[F(0)])
