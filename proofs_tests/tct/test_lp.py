@@ -11,10 +11,12 @@ do not depend on ``M``, so a bounded optimum is the same at both).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -120,13 +122,25 @@ def test_equalities_with_costed_variables_and_negative_right_sides() -> None:
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))
 
 
+def test_phase_two_prices_and_drives_out_every_artificial() -> None:
+    """Found by the thorough profile against mutants of the two-phase bookkeeping.
+    max -x2 + x3 with -x2 + x3 = -1: the objective is -1 on the whole feasible set (x3 =
+    x2 - 1, x2 >= 1), so phase 2 must price the basic x3 (cost 1) before testing optimality.
+    The ub rows of the second program are 0 <= 0, x1 <= 1, 0 <= 0 and its equalities
+    x1 = 1 and the redundant 0 = 0: only x1 = 1 is feasible, value -1; the first artificial
+    (of the row x1 = 1) must leave the basis, or phase 2 moves it and returns x1 = 0."""
+    sol = maximise([F(0), F(-1), F(1)], A_eq=[[F(0), F(-1), F(1)]], b_eq=[F(-1)])
+    assert sol.status == "optimal" and sol.value == -1
+    assert sol.x[1] >= 1 and sol.x[2] == sol.x[1] - 1 and sol.x[0] >= 0
+    zero = [F(0)] * 3
+    sol = maximise([F(-1), F(0), F(0)], A_ub=[zero, [F(1), F(0), F(0)], zero],
+                   b_ub=[F(0), F(1), F(0)], A_eq=[[F(1), F(0), F(0)], zero], b_eq=[F(1), F(0)])
+    assert sol.status == "optimal" and sol.value == -1 and sol.x[0] == 1
+
+
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
     """An LPSolution is a frozen record; an infeasible or unbounded one carries no point and
     the value 0 (the documented defaults)."""
-    import dataclasses
-
-    import pytest
-
     bad = maximise([F(1)], A_eq=[[F(1)]], b_eq=[F(-1)])
     assert (bad.status, bad.x, bad.value) == ("infeasible", (), F(0))
     unb = maximise([F(1)], A_ub=[[F(-1)]], b_ub=[F(0)])
