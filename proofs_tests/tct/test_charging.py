@@ -14,7 +14,7 @@ from fractions import Fraction
 import flint
 import mpmath
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from mpmath import iv, mp
 from scipy import stats
@@ -214,15 +214,20 @@ def test_accountant_one_hit_short_of_tau_keeps_going() -> None:
 @covers("CL23:ThmB.4-exact")
 @given(st.fractions(F(1, 20), 1, max_denominator=20), st.integers(1, 30),
        st.sampled_from(["0.1", "1e-3", "1e-6"]))
+@example(F(9, 10), 1, "1e-6")                       # a tie: (1/10)^6 = 1e-6 (random dev run)
 def test_accountant_smallest_m(q: Fraction, tau: int, target: str) -> None:
+    """The answer is the smallest m >= tau whose exact tail is <= the target, compared in
+    exact rationals (q = 9/10, tau = 1, 1e-6 is a tie: (1/10)^6, so m = 6; comparing the
+    53-bit float of 1e-6 with the 50-digit tail had failed there)."""
+    def tail(m: int) -> Fraction:
+        return sum((math.comb(m, j) * q**j * (1 - q) ** (m - j) for j in range(tau)), F(0))
+
     acc = TCTAccountant(tau=tau, eps=1, q=q)
     m = acc.calls_for(target)
-    assert tct_exact(eps=1, q=q, tau=tau, m=m, Delta=0).delta <= mp.mpf(target)
-    if m > tau:  # minimal, up to a tie within the certified enclosure's width
-        with mp.workdps(60):
-            level = mp.mpf(F(target).numerator) / F(target).denominator
-            assert tct_exact(eps=1, q=q, tau=tau, m=m - 1, Delta=0).delta >= level * (
-                1 - mp.mpf(10) ** -30)
+    assert tail(m) <= F(target)
+    assert m == tau or tail(m - 1) > F(target)
+    enc = get("CL23:ThmB.4-exact").certified(eps=1, q=q, tau=tau, m=m, Delta=0).delta
+    assert frac(enc.lo) <= tail(m) <= frac(enc.hi)
 
 
 @covers("CL23:ThmB.4")

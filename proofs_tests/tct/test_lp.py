@@ -4,9 +4,9 @@ Second route: with ``x >= 0`` the feasible set is pointed, so a feasible bounded
 attains its maximum at a vertex: the point where ``n`` linearly independent constraints
 (among the equalities, inequalities and ``x_j = 0``) are tight.  Each candidate is
 solved exactly (Gaussian elimination in Fractions) and kept if feasible.  Boundedness: the
-same enumeration with the box ``x_j <= M`` added, at two sizes of ``M``; the program is
-unbounded exactly when the boxed optimum grows with ``M`` (the vertices of the unboxed set
-do not depend on ``M``, so a bounded optimum is the same at both).
+same enumeration with the box ``x_j <= 10^4`` added (every vertex of the drawn programs has
+coordinates below 400, by Cramer's rule with entries <= 6): the program is unbounded exactly
+when the boxed optimum exceeds the best vertex (an improving ray reaches the box).
 """
 
 from __future__ import annotations
@@ -83,21 +83,29 @@ def programs(draw: st.DrawFn) -> tuple[list[Fraction], Rows, list[Fraction], Row
     return c, ub, b_ub, eq, b_eq
 
 
-@given(programs())
-def test_maximise_agrees_with_vertex_enumeration(prog: tuple) -> None:  # type: ignore[type-arg]
-    c, ub, b_ub, eq, b_eq = prog
+@given(st.lists(programs(), min_size=4, max_size=4))
+def test_maximise_agrees_with_vertex_enumeration(progs: list[tuple]) -> None:  # type: ignore[type-arg]
+    """Four programs per example: the two-phase bookkeeping fails only on some structures
+    (an artificial left basic, a basic variable with a cost), so each example tries several."""
+    for c, ub, b_ub, eq, b_eq in progs:
+        _check_against_vertices(c, ub, b_ub, eq, b_eq)
+
+
+def _check_against_vertices(c: list[Fraction], ub: Rows, b_ub: list[Fraction], eq: Rows,
+                            b_eq: list[Fraction]) -> None:
     n = len(c)
-    boxed = {M: _best_vertex(c, ub + [[F(int(i == j)) for j in range(n)] for i in range(n)],
-                             b_ub + [F(M)] * n, eq, b_eq) for M in (10**4, 10**6)}
+    boxed = _best_vertex(c, ub + [[F(int(i == j)) for j in range(n)] for i in range(n)],
+                         b_ub + [F(10**4)] * n, eq, b_eq)
+    vertex = _best_vertex(c, ub, b_ub, eq, b_eq)
     sol = maximise(c, A_ub=ub, b_ub=b_ub, A_eq=eq, b_eq=b_eq)
-    if boxed[10**4] is None:
+    if boxed is None:
         assert sol.status == "infeasible"
         return
-    if boxed[10**4] != boxed[10**6]:
+    if vertex is None or boxed > vertex:
         assert sol.status == "unbounded"
         return
     assert sol.status == "optimal"
-    assert sol.value == boxed[10**4]
+    assert sol.value == vertex
     x = sol.x
     assert len(x) == n and all(v >= 0 for v in x)
     assert sum((a * v for a, v in zip(c, x, strict=True)), F(0)) == sol.value
@@ -136,6 +144,12 @@ def test_phase_two_prices_and_drives_out_every_artificial() -> None:
     sol = maximise([F(-1), F(0), F(0)], A_ub=[zero, [F(1), F(0), F(0)], zero],
                    b_ub=[F(0), F(1), F(0)], A_eq=[[F(1), F(0), F(0)], zero], b_eq=[F(1), F(0)])
     assert sol.status == "optimal" and sol.value == -1 and sol.x[0] == 1
+    # max x1, x1 <= 1 with a redundant 0 = 0: the artificial's basis index after the slacks
+    sol = maximise([F(1)], A_ub=[[F(1)]], b_ub=[F(1)], A_eq=[[F(0)]], b_eq=[F(0)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(1),), F(1))
+    # max x1 with 0 <= 0 and -x1 = 0: the artificial of -x1 = 0 leaves through column 0
+    sol = maximise([F(1)], A_ub=[[F(0)]], b_ub=[F(0)], A_eq=[[F(-1)]], b_eq=[F(0)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))
 
 
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
