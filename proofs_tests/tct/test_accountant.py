@@ -19,6 +19,7 @@ from reference.core.errors import DomainError
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
 from reference.results.tct.accountant import TCTAccountant
+from reference.results.tct.accountant import exact_tail as accountant_exact_tail
 from reference.results.tct.charging import MAX_HITS, binomial_lower_tail
 
 F = Fraction
@@ -210,3 +211,24 @@ def test_calls_for_at_an_exact_tie(q: Fraction, tau: int, extra: int) -> None:
     assert below < tie
     assert acc.calls_for((tie + below) / 2) == m0 + 1
     assert acc.calls_for(below) == m0 + 1
+
+
+@covers("CL23:ThmB.4-exact")
+@given(st.fractions(F(1, 50), F(49, 50), max_denominator=50), st.integers(2, 4),
+       st.integers(0, 25))
+def test_calls_for_just_below_a_tail(q: Fraction, tau: int, extra: int) -> None:
+    """A target 10^-60 (relative) below P[Bin(m0, q) <= tau-1]: the enclosure cannot
+    separate them at 50 digits, the exact value does: m0 is one trial short, m0 + 1 (whose
+    tail is far smaller) is the answer."""
+    m0 = tau + extra
+    tie = sum(law_by_trials(m0, q)[:tau], F(0))
+    acc = TCTAccountant(tau=tau, eps=1, q=q)
+    assert acc.calls_for(tie * (1 - F(1, 10**60))) == m0 + 1
+
+
+def test_exact_tail_with_fewer_trials_than_tau_is_one() -> None:
+    """m <= tau - 1 trials: every outcome has at most tau - 1 successes (all m + 1 of them
+    summed)."""
+    for m, tau in ((0, 1), (2, 3), (2, 5), (4, 9)):
+        assert accountant_exact_tail(m, F(1, 3), tau) == 1
+    assert accountant_exact_tail(3, F(1, 2), 2) == F(1, 2)        # (1 + 3) / 8
