@@ -6,7 +6,6 @@ See :mod:`proofs_tests.peers.peer_case` for the model.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 
 from proofs_tests.peers.peer_case import (
@@ -22,10 +21,6 @@ from proofs_tests.peers.peer_case import (
 CASES: list[Case] = []
 
 
-def _add(cases: Sequence[Case]) -> None:
-    CASES.extend(cases)
-
-
 # =========================================================================================
 # dp-accounting (google/differential-privacy, python/dp_accounting)
 # =========================================================================================
@@ -37,7 +32,7 @@ _GAUSS_MAP = ("dp-accounting GaussianPrivacyLoss(standard_deviation, sensitivity
 
 # test_gaussian_get_delta_for_epsilon, rows with sampling_prob = 1 and ADD (the REMOVE rows
 # repeat the same inputs and numbers); (standard_deviation, sensitivity, epsilon, delta).
-_add([Case(_dpa("pld/privacy_loss_mechanism_test.py",
+CASES.extend([Case(_dpa("pld/privacy_loss_mechanism_test.py",
                 "GaussianPrivacyLossTest.test_gaussian_get_delta_for_epsilon"),
            "BW18:Thm8", _p(sigma=s, eps=e, sensitivity=d), x, places(7),
            "assertAlmostEqual(expected_delta, delta) (places=7)", _GAUSS_MAP)
@@ -46,14 +41,14 @@ _add([Case(_dpa("pld/privacy_loss_mechanism_test.py",
                          (1.0, 1.0, 2.0, 0.02092364), (5.0, 5.0, 2.0, 0.02092364)]])
 
 # test_gaussian_get_delta_for_epsilon_vectorized, sampling_prob = 1: ADD, and REPLACE.
-_add([Case(_dpa("pld/privacy_loss_mechanism_test.py",
+CASES.extend([Case(_dpa("pld/privacy_loss_mechanism_test.py",
                 "GaussianPrivacyLossTest.test_gaussian_get_delta_for_epsilon_vectorized"),
            "BW18:Thm8", _p(sigma=1.0, eps=e, sensitivity=1.0), x, places(7),
            "assertAlmostEqual(expected_delta, delta) per element (places=7)", _GAUSS_MAP)
       for e, x in zip([-2.0, -1.0, 0.0, 1.0, 2.0],
                       [0.86749642, 0.67881797, 0.38292492, 0.12693674, 0.020923636],
                       strict=True)])
-_add([Case(_dpa("pld/privacy_loss_mechanism_test.py",
+CASES.extend([Case(_dpa("pld/privacy_loss_mechanism_test.py",
                 "GaussianPrivacyLossTest.test_gaussian_get_delta_for_epsilon_vectorized"),
            "BW18:Thm8", _p(sigma=1.0, eps=e, sensitivity=2.0), x, places(7),
            "assertAlmostEqual(expected_delta, delta) per element (places=7)",
@@ -68,7 +63,7 @@ _add([Case(_dpa("pld/privacy_loss_mechanism_test.py",
 _ADV = ("dp-accounting pld.accountant.advanced_composition(DifferentialPrivacyParameters(eps, "
         "delta), num_queries, total_delta) returns the smallest (k - 2i) eps whose exact "
         "k-fold delta (Kairouz-Oh-Viswanath Thm 3.3) is at most total_delta, None if none.")
-_add([
+CASES.extend([
     Case(_dpa("pld/accountant_test.py", "AccountantTest.test_advanced_composition"
               "[advantage_over_basic1]"),
          "KOV15:Thm3.3-grid", _p(eps=1, k=30, delta_g=0.06, delta=0.001), 22.0, places(7),
@@ -118,21 +113,21 @@ for name, p, k, special, one in [
 ]:
     Ps, Us = rr_replace_special(Fraction(p), k)
     Po, Qo = rr_replace_one(Fraction(p), k)
-    _add([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
+    CASES.extend([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
                     f"RdpPrivacyAccountantTest.test_compute_rdp_randomized_response_"
                     f"replace_special[{name}]"),
                "RSWR23:Renyi", _p(P=Ps, Q=Us, alpha=a), x, allclose(x, 1e-4),
                "np.allclose(accountant._rdp, expected_rdps, rtol=1e-4)", _RR_SPECIAL,
                both_orders=True)
           for a, x in zip(_RR_ORDERS, special, strict=True)])
-    _add([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
+    CASES.extend([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
                     f"RdpPrivacyAccountantTest.test_compute_rdp_randomized_response_"
                     f"replace_one[{name}]"),
                "RSWR23:Renyi", _p(P=Po, Q=Qo, alpha=a), x, allclose(x, 1e-4),
                "np.allclose(accountant._rdp, expected_rdps, rtol=1e-4)", _RR_ONE)
           for a, x in zip(_RR_ORDERS, one, strict=True)])
 
-_add([
+CASES.extend([
     Case(_dpa("rdp/rdp_privacy_accountant_test.py",
               "RdpPrivacyAccountantTest.test_compute_rdp_randomized_response_inf_order"
               "[replace_special]"),
@@ -155,7 +150,7 @@ for name_b, p_b, k, x in [("noise_param_1", Fraction(1), 2, 0.0),
     for rel, pair, both, why in [("REPLACE_ONE", rr_replace_one(p_b, k), False, _RR_ONE),
                                  ("REPLACE_SPECIAL", rr_replace_special(p_b, k), True,
                                   _RR_SPECIAL)]:
-        _add([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
+        CASES.extend([Case(_dpa("rdp/rdp_privacy_accountant_test.py",
                         f"RdpPrivacyAccountantTest.test_compute_rdp_randomized_response_"
                         f"boundary[{name_b}]"),
                    "RSWR23:Renyi", _p(P=pair[0], Q=pair[1], alpha=a), x, places(7),
@@ -170,7 +165,7 @@ _CONV = ("dp-accounting compute_epsilon / compute_delta with rdp = a/(2 s^2) (sa
          "the objective a rho + log(1-1/a) - (log delta + log a)/(a-1) of CKS20 Cor 13 at "
          "rho = 1/(2 s^2), minimised over the orders 1.000, 1.001, ..., 99.999 (ours: over "
          "all a > 1; the grid costs far less than the tolerance here).")
-_add([
+CASES.extend([
     Case(_dpa("rdp/rdp_privacy_accountant_test.py",
               "RdpPrivacyAccountantTest.test_compute_epsilon_delta_gaussian"),
          "CKS20:Cor13", _p(rho=_RHO_G, delta=1e-6), 1.0, places(7),
@@ -219,7 +214,7 @@ for name, pair in [("REPLACE_ONE, p=4/(3+e), k=4", rr_replace_one(4 / (3 + _E), 
                       "assertAlmostEqual(accountant.get_delta(expected_epsilon), 0.0)",
                       _PLD_RR + " p chosen so that the largest likelihood ratio is e: "
                       "delta(1) = 0 (p as the test's float)."))
-_add([
+CASES.extend([
     Case(_dpa("pld/pld_privacy_accountant_test.py",
               "PldPrivacyAccountantTest.test_randomized_response_with_single_bucket"),
          "RRUV16:Def2.1", _p(P=(Fraction(1),), Q=(Fraction(1),), eps=0), 0.0, 0.0,

@@ -5,7 +5,6 @@ See :mod:`proofs_tests.peers.peer_case` for the model."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 
 from proofs_tests.peers.peer_case import (
@@ -22,10 +21,6 @@ from proofs_tests.peers.peer_case import (
 CASES: list[Case] = []
 
 
-def _add(cases: Sequence[Case]) -> None:
-    CASES.extend(cases)
-
-
 # =========================================================================================
 # OpenDP (opendp/opendp)
 # =========================================================================================
@@ -35,7 +30,7 @@ _CDP = ("OpenDP cdp_delta / cdp_epsilon (make_zCDP_to_approxDP): delta(eps) = mi
         "conversion of Canonne-Kamath-Steinke 2020 Cor 13 at the optimal order.")
 _FLOAT_EQ = "assert_eq!/== on binary64 (OpenDP rounds outward): 4 ulps"
 _RHO_4 = Fraction(1, 32)    # gaussian scale 4, d_in 1: rho = (1/4)^2 / 2
-_add([
+CASES.extend([
     Case(_odp("python/test/test_meas.py", "test_gaussian_curve"),
          "CKS20:Cor13", _p(rho=_RHO_4, delta=1e-3), 0.6880024554878085,
          ulps(0.6880024554878085), _FLOAT_EQ, _CDP + " rho = (1/4)^2/2."),
@@ -98,7 +93,7 @@ _add([
          _CDP + " gaussian scale 10, d_in 1: rho = (1/10)^2/2."),
 ])
 
-_add([
+CASES.extend([
     Case(_odp("python/test/test_comb.py", "test_cast_zcdp_approxdp"),
          "CKS20:Cor13", _p(rho=Fraction(1, 200), delta=1e-6), 0.42994146883694934,
          ulps(0.42994146883694934), _FLOAT_EQ,
@@ -113,12 +108,12 @@ _add([
 
 _GMAP = ("OpenDP make_gaussian(scale, zCDP).map(d_in) = (d_in/scale)^2/2: our Gaussian "
          "zCDP with precision 1/scale^2 = 1 and sensitivity d_in.")
-_add([Case(_odp("rust/src/measurements/noise/distribution/gaussian/test.rs",
+CASES.extend([Case(_odp("rust/src/measurements/noise/distribution/gaussian/test.rs",
                 "test_make_gaussian_map"),
            "RSWR23:Lem2.2", _p(rho=1, sensitivity=d), x, 0.0, "assert_eq!(map(&d_in)?, x)",
            _GMAP)
       for d, x in [(0, 0.0), (1, 0.5), (2, 2.0), (3, 4.5)]])
-_add([
+CASES.extend([
     Case(_odp("python/test/test_comb.py", "test_cast_zcdp_approxdp"),
          "RSWR23:Lem2.2", _p(rho=Fraction(1, 100), sensitivity=1), 0.005, ulps(0.005),
          _FLOAT_EQ, "OpenDP then_gaussian(10.0, MO=zCDP).map(1.0) = (1/10)^2/2: our Gaussian "
@@ -129,21 +124,21 @@ _add([
 ])
 _LMAP = ("OpenDP make_laplace(scale).map(d_in) = d_in/scale (pure DP): our Laplace privacy "
          "with inverse scale 1 and sensitivity d_in.")
-_add([Case(_odp("rust/src/measurements/noise/distribution/laplace/test.rs",
+CASES.extend([Case(_odp("rust/src/measurements/noise/distribution/laplace/test.rs",
                 "test_make_laplace_map"),
            "RSWR23:Lem2.1", _p(eps=1, sensitivity=d), x, 0.0, "assert_eq!(map(&d_in)?, x)",
            _LMAP)
       for d, x in [(0, 0.0), (1, 1.0), (2, 2.0), (3, 3.0)]])
-_add([Case(_odp("python/test/test_comb.py", "test_make_approximate"),
+CASES.extend([Case(_odp("python/test/test_comb.py", "test_make_approximate"),
            "RSWR23:Lem2.1", _p(eps=1, sensitivity=1), 1.0, 0.0,
            "assert m_lap.map(1.0) == (1.0, 0.0)", _LMAP + " (make_approximate adds delta 0)")])
-_add([Case(_odp("python/test/test_meas.py", "test_laplace"),
+CASES.extend([Case(_odp("python/test/test_meas.py", "test_laplace"),
            "RSWR23:Lem2.1", _p(eps=1, sensitivity=1), 1.0, 0.0,
            "assert meas.map(1.0) == 1.0", _LMAP)])
 
 _RRMAP = ("OpenDP randomized response map(1) = the pure-DP epsilon of the RR pair = its "
           "max-divergence (Renyi order inf; the pair is symmetric).")
-_add([
+CASES.extend([
     Case(_odp("rust/src/measurements/randomized_response/test.rs", "test_bool"),
          "RSWR23:Renyi", _p(P=(Fraction(3, 4), Fraction(1, 4)),
                             Q=(Fraction(1, 4), Fraction(3, 4)), alpha=math.inf),
@@ -168,7 +163,7 @@ _add([
          "by one ulp of 1.0, so tol = ulp(1.0)",
          _RRMAP + " 5 categories with probability 1/5: every output uniform, exact 0."),
 ])
-_add([Case(_odp("python/test/test_comb.py", "test_make_pureDP_to_zCDP"),
+CASES.extend([Case(_odp("python/test/test_comb.py", "test_make_pureDP_to_zCDP"),
            "RSWR23:Lem2.4", _p(rho=(Fraction(1, 200), Fraction(1, 200))),
            0.010000000000000002, ulps(0.010000000000000002), _FLOAT_EQ,
            "zCDP composition (sum of rhos) of make_pureDP_to_zCDP(laplace scale 10) and "
@@ -183,7 +178,7 @@ _add([Case(_odp("python/test/test_comb.py", "test_make_pureDP_to_zCDP"),
 _KOV = ("diffprivlib BudgetAccountant.total(): min of the sum, the DRV bound and the KOV "
         "bound, delta 1-(1-slack) prod(1-delta_i): Kairouz-Oh-Viswanath 2015 Thm 3.5.")
 _eps700 = (Fraction(1, 2**9),) * 700
-_add([
+CASES.extend([
     Case(_ibm("TestBudgetAccountant.test_correct_composition"), "KOV15:Thm3.5",
          _p(eps=_eps700, delta_tilde=Fraction(1, 2**25)),
          "0.27832280615743646366122002955588987576913442137093", places(14),
@@ -222,12 +217,12 @@ for n, rows in [(9999, [(0.1, 0.35230675760350594), (1.0, 0.12691913413029948),
                         (10.0, 9.762440353226672e-23), (100.0, 0.0)]),
                 (10000, [(0.1, 0.3523251716813666), (1.0, 0.12693673750664392),
                          (10.0, 9.812705826847543e-23), (100.0, 0.0)])]:
-    _add([Case(_prv("tests/test_accountant.py",
+    CASES.extend([Case(_prv("tests/test_accountant.py",
                     "TestPRVAccountant.test_gaussian_mechanism_analytic_homogeneous"),
                "BW18:Thm8-rho", _p(rho=Fraction(n, 2 * 100**2), eps=e), x, 1e-11, _PRV_RULE,
                _PRV_G + f" noise multiplier 100, {n} compositions: mu^2 = {n}/100^2.")
           for e, x in rows])
-_add([Case(_prv("tests/test_accountant.py",
+CASES.extend([Case(_prv("tests/test_accountant.py",
                 "TestPRVAccountant.test_gaussian_mechanism_analytic_heterogeneous"),
            "BW18:Thm8-rho", _p(rho=Fraction(5, 4), eps=4), 0.01645567286410897, 1e-11,
            _PRV_RULE, _PRV_G + " mu^2 = 50/10^2 + 50/5^2 = 5/2.")])
@@ -235,7 +230,7 @@ _add([Case(_prv("tests/test_accountant.py",
 _ZD = ("ApproximateDPMechanism(epsilon=0, delta=d1) self-composed n times, compute_delta at "
        "eps 0; the test's closed form 1-(1-d1)^n is the exact k-fold delta of KOV15 Thm 3.3 "
        "at eps = eps_g = 0 (re-derived here at 40 digits).")
-_add([Case(_prv("tests/test_privacy_random_variables/test_approximate_dp.py",
+CASES.extend([Case(_prv("tests/test_privacy_random_variables/test_approximate_dp.py",
                 "TestApproximateDP.test_zero_delta"),
            "KOV15:Thm3.3-delta", _p(eps=0, k=n, eps_g=0, delta=d1), x, approx(x),
            "delta == pytest.approx(1 - (1-delta_1)**num_comp) (rel 1e-6)", _ZD)
@@ -250,7 +245,7 @@ _SC = ("ApproximateDPMechanism(0.01, delta) self-composed n = 10^4 times, comput
        "n*n*eps*(e^eps-1)/(e^eps+1), evaluated here (binary64). The n*n looks like a typo "
        "for n (the bound is ~5000 instead of ~5.3; ours is ~4.4 either way). Only the "
        "rows with delta = 1e-7 and n = 10^4 are kept (evaluation time, ~2 s each).")
-_add([Case(_prv("tests/test_privacy_random_variables/test_approximate_dp.py",
+CASES.extend([Case(_prv("tests/test_privacy_random_variables/test_approximate_dp.py",
                 "TestApproximateDP.test_advanced_composition"),
            "KOV15:Thm3.3", _p(eps=Fraction("0.01"), k=10_000,
                               delta_g=10_000 * Fraction(d) + Fraction(dp), delta=Fraction(d)),

@@ -69,7 +69,9 @@ def _real(x: object, name: str, lo: Fraction, hi: Fraction | None, lo_open: bool
 
 
 def exact_tail(m: int, q: Fraction, tau: int) -> Fraction:
-    """``P[Bin(m, q) <= tau - 1]`` in exact rational arithmetic (for ties; cost grows with m).
+    """``P[Bin(m, q) <= tau - 1]`` in exact rational arithmetic (for ties; cost grows with m):
+    the failure probability of CL23 Theorem B.4 (Cohen, Lyu 2023, arXiv:2302.11044), the
+    rational form of :func:`reference.results.tct.charging.binomial_lower_tail`.
 
     >>> exact_tail(3, Fraction(1, 2), 2)          # (1 + 3) / 8
     Fraction(1, 2)
