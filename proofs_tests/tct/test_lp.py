@@ -80,6 +80,15 @@ def programs(draw: st.DrawFn) -> tuple[list[Fraction], Rows, list[Fraction], Row
     b_ub = [draw(st.fractions(-4, 6, max_denominator=4)) for _ in range(k_ub)]
     eq = [[draw(coef) for _ in range(n)] for _ in range(k_eq)]
     b_eq = [draw(st.fractions(-4, 6, max_denominator=4)) for _ in range(k_eq)]
+    if draw(st.booleans()):
+        # A redundant equality (a multiple of another, or 0 = 0), at any position: phase 1
+        # then ends with an artificial basic at level 0, the case the drive-out step and
+        # the artificial labels exist for.
+        k = draw(st.integers(-2, 2))
+        row, rhs = ([k * v for v in eq[0]], k * b_eq[0]) if eq and k else ([F(0)] * n, F(0))
+        at = draw(st.integers(0, len(eq)))
+        eq.insert(at, row)
+        b_eq.insert(at, rhs)
     return c, ub, b_ub, eq, b_eq
 
 
@@ -147,6 +156,10 @@ def test_phase_two_prices_and_drives_out_every_artificial() -> None:
     # max x1, x1 <= 1 with a redundant 0 = 0: the artificial's basis index after the slacks
     sol = maximise([F(1)], A_ub=[[F(1)]], b_ub=[F(1)], A_eq=[[F(0)]], b_eq=[F(0)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(1),), F(1))
+    # max x2 with x1 + x2 = 1 and 0 = 0: the second artificial stays basic; its label
+    # must not collide with x2's column, or reading x2 off it gives x = (0, 0), value 0
+    sol = maximise([F(0), F(1)], A_eq=[[F(1), F(1)], [F(0), F(0)]], b_eq=[F(1), F(0)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0), F(1)), F(1))
     # max x1 with 0 <= 0 and -x1 = 0: the artificial of -x1 = 0 leaves through column 0
     sol = maximise([F(1)], A_ub=[[F(0)]], b_ub=[F(0)], A_eq=[[F(-1)]], b_eq=[F(0)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))

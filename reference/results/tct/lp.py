@@ -44,14 +44,12 @@ def _pivot(tab: list[Row], basis: list[int], r: int, col: int) -> None:
     basis[r] = col
 
 
-def _simplex(tab: list[Row], basis: list[int], ncols: int, allowed: int) -> bool:
-    """Maximise the objective in the last row of ``tab`` (stored as ``-c``); Bland's rule.
-
-    Only columns ``< allowed`` may enter.  Returns False when unbounded.
-    """
+def _simplex(tab: list[Row], basis: list[int], ncols: int) -> bool:
+    """Maximise the objective in the last row of ``tab`` (stored as ``-c``); Bland's rule
+    (artificial labels, ``>= ncols``, are the largest indices).  False when unbounded."""
     obj = tab[-1]
     while True:
-        col = next((j for j in range(allowed) if obj[j] < 0), -1)
+        col = next((j for j in range(ncols) if obj[j] < 0), -1)
         if col < 0:
             return True
         best: tuple[Fraction, int] | None = None
@@ -83,70 +81,54 @@ def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
     n = len(c)
     m_ub, m_eq = len(A_ub), len(A_eq)
     m = m_ub + m_eq
-    # Columns: n structural, m_ub slacks, then one artificial per row that needs it.
-    rows: list[Row] = []
-    rhs: list[Fraction] = []
-    needs_art: list[bool] = []
-    for i in range(m_ub):
-        row = [Fraction(v) for v in A_ub[i]] + [Fraction(int(k == i)) for k in range(m_ub)]
-        b = Fraction(b_ub[i])
-        if b < 0:
-            row, b = [-v for v in row], -b
-            needs_art.append(True)
-        else:
-            needs_art.append(False)
-        rows.append(row)
-        rhs.append(b)
-    for i in range(m_eq):
-        row = [Fraction(v) for v in A_eq[i]] + [Fraction(0)] * m_ub
-        b = Fraction(b_eq[i])
-        if b < 0:
-            row, b = [-v for v in row], -b
-        rows.append(row)
-        rhs.append(b)
-        needs_art.append(True)
-    arts = [i for i in range(m) if needs_art[i]]
-    ncols = n + m_ub + len(arts)
+    ncols = n + m_ub                  # n structural columns, then one slack per ub row
     tab: list[Row] = []
     basis: list[int] = []
     for i in range(m):
-        extra = [Fraction(0)] * len(arts)
-        if needs_art[i]:
-            extra[arts.index(i)] = Fraction(1)
-            basis.append(n + m_ub + arts.index(i))
+        if i < m_ub:
+            row = [Fraction(v) for v in A_ub[i]] + [Fraction(int(k == i)) for k in range(m_ub)]
+            b = Fraction(b_ub[i])
         else:
-            basis.append(n + i)
-        tab.append(rows[i] + extra + [rhs[i]])
-    # Phase 1: maximise -(sum of artificials).
+            row = [Fraction(v) for v in A_eq[i - m_ub]] + [Fraction(0)] * m_ub
+            b = Fraction(b_eq[i - m_ub])
+        if b < 0:
+            row, b = [-v for v in row], -b
+        tab.append(row + [b])
+        # A ub row with b >= 0 starts with its slack basic; every other row with an
+        # artificial variable, labelled ncols + i.  Artificial columns are not stored: an
+        # artificial that leaves the basis never re-enters (phase 1 over the remaining
+        # columns still reaches 0 when the program is feasible, at a point with every
+        # artificial 0), so only their labels are needed.
+        basis.append(n + i if i < m_ub and tab[i][n + i] == 1 else ncols + i)
+    arts = [i for i in range(m) if basis[i] >= ncols]
+    # Phase 1: maximise -(sum of artificials) = (sum of their rows) . x - (sum of their b).
     phase1 = [Fraction(0)] * (ncols + 1)
-    for k in range(len(arts)):
-        phase1[n + m_ub + k] = Fraction(1)
-    for i in range(m):
-        if needs_art[i]:
-            phase1 = [a - b for a, b in zip(phase1, tab[i], strict=True)]
+    for i in arts:
+        phase1 = [a - b for a, b in zip(phase1, tab[i], strict=True)]
     tab.append(phase1)
     if arts:
-        _simplex(tab, basis, ncols, ncols)
+        _simplex(tab, basis, ncols)
         if tab[-1][ncols] != 0:
             return LPSolution("infeasible")
-        # Drive artificials out of the basis where possible (degenerate rows).
+        # Drive artificials out of the basis where possible; a row where none can leave is
+        # 0 = 0 (redundant) and keeps its label.
         for i in range(m):
-            if basis[i] >= n + m_ub:
-                col = next((j for j in range(n + m_ub) if tab[i][j] != 0), -1)
+            if basis[i] >= ncols:
+                col = next((j for j in range(ncols) if tab[i][j] != 0), -1)
                 if col >= 0:
                     _pivot(tab, basis, i, col)
     # Phase 2 objective row: -c, expressed in the current basis.
     obj = [-Fraction(v) for v in c] + [Fraction(0)] * (ncols + 1 - n)
     for i in range(m):
-        f = obj[basis[i]]
+        f = obj[basis[i]] if basis[i] < ncols else 0
         if f:
             obj = [a - f * b for a, b in zip(obj, tab[i], strict=True)]
     tab[-1] = obj
-    # Artificial columns may not re-enter; rows still holding one are redundant (value 0).
-    if not _simplex(tab, basis, ncols, n + m_ub):
+    if not _simplex(tab, basis, ncols):
         return LPSolution("unbounded")
     x = [Fraction(0)] * ncols
     for i in range(m):
-        x[basis[i]] = tab[i][ncols]
+        if basis[i] < ncols:
+            x[basis[i]] = tab[i][ncols]
     value = sum((Fraction(c[j]) * x[j] for j in range(n)), Fraction(0))
     return LPSolution("optimal", tuple(x[:n]), value)
