@@ -160,6 +160,11 @@ def test_phase_two_prices_and_drives_out_every_artificial() -> None:
     # must not collide with x2's column, or reading x2 off it gives x = (0, 0), value 0
     sol = maximise([F(0), F(1)], A_eq=[[F(1), F(1)], [F(0), F(0)]], b_eq=[F(1), F(0)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(0), F(1)), F(1))
+    # max x1 with -x1 = 0 as the first row: phase 1 ends at once (no column improves it)
+    # with that row's artificial basic; it must be driven out through x1, or phase 2 finds
+    # no row to bound x1 and reports the program unbounded
+    sol = maximise([F(1)], A_eq=[[F(-1)]], b_eq=[F(0)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))
     # max x1 with 0 <= 0 and -x1 = 0: the artificial of -x1 = 0 leaves through column 0
     sol = maximise([F(1)], A_ub=[[F(0)]], b_ub=[F(0)], A_eq=[[F(-1)]], b_eq=[F(0)])
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))

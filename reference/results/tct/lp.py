@@ -119,9 +119,9 @@ def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
                     _pivot(tab, basis, i, col)
     # Phase 2 objective row: -c, expressed in the current basis.
     obj = [-Fraction(v) for v in c] + [Fraction(0)] * (ncols + 1 - n)
-    for i in range(m):
-        f = obj[basis[i]] if basis[i] < ncols else 0
-        if f:
+    for i, j in enumerate(basis):
+        if j < ncols and obj[j]:      # a row still labelled artificial is 0 = 0
+            f = obj[j]
             obj = [a - f * b for a, b in zip(obj, tab[i], strict=True)]
     tab[-1] = obj
     if not _simplex(tab, basis, ncols):
