@@ -93,7 +93,7 @@ def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
             b = Fraction(b_eq[i - m_ub])
         if b < 0:
             row, b = [-v for v in row], -b
-        tab.append(row + [b])
+        tab.append([*row, b])
         # A ub row with b >= 0 starts with its slack basic; every other row with an
         # artificial variable, labelled ncols + i.  Artificial columns are not stored: an
         # artificial that leaves the basis never re-enters (phase 1 over the remaining
