@@ -177,3 +177,5 @@ def test_a_survivor_listed_after_its_run_counts_as_equivalent(tmp_path: Path) ->
     (tmp_path / "reference" / "toy.py").write_text(TOY.replace("10", "12"))
     write_report(page, None, ("reference/toy.py",), tmp_path)
     assert "**Stale:**" in page.read_text() and "**survived** line 2" in page.read_text()
+    assert "Stale (the module changed since its run; its row is the old run): " \
+           "`reference/toy.py`." in page.read_text()

@@ -161,7 +161,9 @@ def write_report(path: Path, summary: Summary | None, planned: tuple[str, ...],
     why = {s.module: stale(s, root) for s in runs}
     listed = load_equivalent()
     runs = [s if why[s.module] else relist(s, listed, root) for s in runs]
-    out = [_INTRO, _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}."]
+    stale_ones = ", ".join(f"`{s.module}`" for s in runs if why[s.module]) or "none"
+    out = [_INTRO, _HEAD, *(s.row() for s in runs), "", f"Not run yet: {missing}.", "",
+           f"Stale (the module changed since its run; its row is the old run): {stale_ones}."]
     for s in runs:
         out += ["", f"## `{s.module}`", ""]
         if why[s.module]:
