@@ -28,7 +28,8 @@ from mpmath import mp
 import reference.results
 from proofs_tests.profiles import share
 from reference import DomainError, catalogue
-from reference.core.model import Certificate, Result
+from reference.core.certificates import Certificate
+from reference.core.model import Result
 from reference.core.numeric import Interval
 from reference.oracle.strategies import invalid_values, valid_params
 from reference.tools.testindex import test_index as build_test_index

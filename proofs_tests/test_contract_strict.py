@@ -28,7 +28,8 @@ from mpmath import libmp, mp
 
 from proofs_tests.profiles import share
 from reference import DomainError, catalogue, precision
-from reference.core.model import Certificate, Result
+from reference.core.certificates import Certificate
+from reference.core.model import Result
 from reference.core.numeric import Interval, exact, get_dps, working
 from reference.oracle.strategies import extreme_params
 

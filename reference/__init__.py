@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.core.certificates import Certificate
 from reference.core.errors import DomainError
-from reference.core.model import Certificate, Result
+from reference.core.model import Result
 from reference.core.numeric import Interval, get_dps, precision
 from reference.results import catalogue, errata, get
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from proofs_tests.profiles import share
 from reference import DomainError, precision
-from reference.core.model import Certificate
+from reference.core.certificates import Certificate
 from reference.core.numeric import Interval, exact
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon

@@ -19,7 +19,9 @@ import flint
 import pytest
 from mpmath import iv, mp
 
-from reference.core.model import Certificate, _base_step, inverse, result
+from reference.core.certificates import Certificate, tight
+from reference.core.certificates import base_step as _base_step
+from reference.core.model import inverse, result
 from reference.core.numeric import Interval, endpoints, exact, exp, working
 from reference.core.params import Param, nonneg, positive, real, unit_open
 
@@ -266,22 +268,26 @@ def test_holds_is_the_inequality_at_its_boundary_and_records_are_frozen() -> Non
     assert endpoints(iv.mpf(1)).lo == 1
 
 
-def test_both_searches_give_up_after_400_doublings() -> None:
-    """From u = 1 the k-th point is 1 + s (2^k - 1), s the base step: the search for a
-    feasible point checks k = 0 .. 399, the bracket k = 1 .. 400.  An inverse just past the
-    last point reached is refused ("could not certify" / "could not bracket"), one just
-    before it is certified (c / u <= 1 from above; u <= t from below)."""
+def test_both_searches_give_up_past_their_last_step() -> None:
+    """From u = 1 the points tried are 1 + s 2^e, s the base step and e = 0 .. prec + 400
+    (the search for a feasible point upward, the bracket's from the point proven valid):
+    an inverse at the last point is certified, one past it refused ("could not certify" /
+    "could not bracket").  The exponents are found by galloping (0, 1, 3, 7, ...) and
+    bisection, about 2 log2(e) evaluations (the walk took one per e: 1800 at 800 digits)."""
     with working(mp):
-        s = _base_step(Fraction(1))
-    last_valid, last_bracket = 1 + s * (2**399 - 1), 1 + s * (2**400 - 1)
-    cert = recip_one(t=1, c=last_valid)                  # exact inverse c / t = last_valid
-    assert cert.holds and q(cert.lo) <= last_valid <= q(cert.value)
+        s, limit = _base_step(Fraction(1)), mp.prec + 400
+    last = 1 + s * 2**limit
+    cert = recip_one(t=1, c=last)                        # exact inverse c / t = last
+    assert cert.holds and q(cert.lo) <= last <= q(cert.value)
     with pytest.raises(RuntimeError, match="could not certify"):
-        recip_one(t=1, c=last_valid + s * 2**398)
-    cert = lin_one(t=last_bracket - s)
-    assert q(cert.value) == 1 and cert.holds and q(cert.hi) >= last_bracket
+        recip_one(t=1, c=last + s * 2 ** (limit - 2))
+    t = 1 + s * 2 ** (limit - 1)                     # the bracket from u = 1 upward, then
+    cert = lin_one(t=t)                              # bisected: the value moves up to t
+    assert cert.holds and q(cert.value) <= t <= q(cert.hi)
+    with working(mp):
+        assert tight(q(cert.lo), q(cert.hi), mp.prec)
     with pytest.raises(RuntimeError, match="could not bracket"):
-        lin_one(t=last_bracket + s * 2**399)
+        lin_one(t=1 + s * 2 ** (limit + 1))
 
 
 def test_the_value_is_the_point_proven_valid() -> None:
@@ -321,12 +327,13 @@ def test_a_floor_off_the_binary_grid_is_kept() -> None:
 
 def test_an_inverse_at_zero_is_bracketed_by_an_absolute_step() -> None:
     """2 u <= 0: u* = 0, where a relative step would be 0; the bracket's step there is
-    absolute, a few hundred ulps of 1 ("absolute near zero")."""
+    absolute, 2^(8 - prec) ("absolute near zero"), and the bisection then halves it prec
+    times, each midpoint decided invalid (never tight relative to 0, never undecided: no
+    escalation), to exactly 2^(8 - 2 prec)."""
     cert = lin_inverse(t=0, c=2)
     assert q(cert.value) == q(cert.lo) == 0 and cert.holds
     with working(mp):
-        ulp = Fraction(1, 2**mp.prec)
-    assert 100 * ulp <= q(cert.hi) <= 1000 * ulp
+        assert q(cert.hi) == Fraction(1, 2 ** (2 * mp.prec - 8))
 
 
 @result("T:Neg", title="-u", kind="bound", statement="-u", params=[real("u")])
@@ -351,12 +358,13 @@ def neg_edge(ctx: Any, t: Any) -> Any:
 
 def test_a_bracket_reaching_the_floor_on_its_last_step_is_certified() -> None:
     """-u <= t with t = -EDGE + 1: every u >= EDGE is feasible, so the bracket search from
-    the solver's 1 runs down to the floor, which its 400th step meets exactly.  Meeting it
-    ends the search there (the feasible set reaches the domain's edge): a certificate with
-    the floor as its lower end, not "could not bracket" (which ``nxt < floor`` gave: one
-    more step was needed to pass below the floor)."""
+    the solver's 1 runs down to the floor (EDGE was the 400th point of the old doubling
+    walk, which met it exactly).  Meeting it ends the search there (the feasible set
+    reaches the domain's edge): a certificate with the floor as its lower end, not "could
+    not bracket" (which ``nxt < floor`` gave: one more step was needed to pass below)."""
     cert = neg_edge(t=-EDGE + 1)
-    assert cert.holds and q(cert.value) == 1
-    assert q(cert.lo) <= EDGE and q(cert.hi) >= 1
+    assert cert.holds and q(cert.lo) <= EDGE <= q(cert.value) <= q(cert.hi)
+    with working(mp):      # then bisected from [EDGE, 1] down to the floor: tight at EDGE
+        assert tight(q(cert.lo), q(cert.hi), mp.prec)
     with working(mp):
         assert EDGE - q(cert.lo) <= abs(EDGE) / 2**(mp.prec - 1)   # the floor rounded down

@@ -28,8 +28,8 @@ from mpmath.libmp import mpf_pos, round_ceiling, round_floor
 from proofs_tests.profiles import share
 from proofs_tests.second_routes.routes import PREC, ROUTES, Undecided, evaluate
 from reference import get
+from reference.core.certificates import Certificate
 from reference.core.errors import DomainError
-from reference.core.model import Certificate
 from reference.core.numeric import Interval
 from reference.oracle.strategies import extreme_params, valid_params
 

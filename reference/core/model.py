@@ -34,6 +34,7 @@ from typing import Any, Generic, Literal, TypeVar
 import mpmath
 from mpmath import iv, mp
 
+from reference.core.certificates import Certificate, base_step, least_step, on_grid, tight
 from reference.core.errors import DomainError
 from reference.core.numeric import (
     MPF,
@@ -55,6 +56,9 @@ from reference.core.params import Param
 #: rounded wherever the formula is numerically stable; ``proofs_tests/test_contract.py``
 #: checks it lies inside its enclosure rounded outward).
 PLAIN_GUARD_DIGITS = 10
+
+#: Most digits an inverse escalates to (the bound of :func:`precision`).
+MAX_INVERSE_DPS = 10_000
 
 R = TypeVar("R")
 
@@ -136,34 +140,6 @@ def lift(ctx: Ctx, values: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = v
     return out
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """A point returned by an inverse, with the proof that it satisfies its inequality.
-
-    ``value`` satisfies ``forward(value) <= target``, shown by ``forward_at_value``
-    (an interval-arithmetic enclosure whose upper end is <= ``target``).  ``lo, hi``
-    enclose the exact inverse (the boundary point of the feasible set).
-    """
-
-    id: str
-    value: MPF
-    lo: MPF
-    hi: MPF
-    forward_id: str
-    forward_at_value: Interval
-    target: Fraction
-    unknown: str
-
-    @property
-    def holds(self) -> bool:
-        return exact(self.forward_at_value.hi, "forward", self.id) <= self.target
-
-    def __str__(self) -> str:
-        return (f"{self.unknown} = {mpmath.nstr(self.value, 20)}  ({self.forward_id} there lies"
-                f" in {self.forward_at_value} <= {float(self.target):.17g}; exact inverse in "
-                f"[{mpmath.nstr(self.lo, 20)}, {mpmath.nstr(self.hi, 20)}])")
 
 
 @dataclass(frozen=True)
@@ -304,13 +280,25 @@ class Result(Generic[R]):
         return out
 
     def certify(self, values: Mapping[str, Any]) -> Certificate:
-        """Solve approximately, then move outward until interval arithmetic proves validity."""
+        """Solve approximately, then move outward until interval arithmetic proves validity
+        and narrow the bracket of the exact inverse by bisection; again with 4x the digits
+        (up to MAX_INVERSE_DPS) while it stays wider than the working precision warrants
+        (:func:`~reference.core.certificates.tight`) because the forward values at its
+        midpoint could not be told from the target."""
         if self.inverse is None:
             raise TypeError(f"{self.id} is not an inverse")
+        dps = get_dps()
         with working(mp):
-            return self._certify(self.inverse, values)
+            bits = mp.prec
+        while True:
+            with precision(dps), working(mp):
+                cert, undecided = self._certify(self.inverse, values, bits)
+            if not undecided or 4 * dps > MAX_INVERSE_DPS:
+                return cert
+            dps *= 4
 
-    def _certify(self, inv: Inverse, values: Mapping[str, Any]) -> Certificate:
+    def _certify(self, inv: Inverse, values: Mapping[str, Any],
+                 bits: int) -> tuple[Certificate, bool]:
         target: Fraction = values[inv.target]
         with extra_bits(mp, near_end_bits(self, values)):
             guess = +mp.mpf(self.core(mp, **lift(mp, values)))
@@ -318,55 +306,56 @@ class Result(Generic[R]):
         floor = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
         floor = Fraction(0) if floor is None else floor
 
-        def valid(u: Fraction) -> tuple[bool, Interval]:
+        def side(u: Fraction) -> tuple[int, Interval]:
+            """1 where the forward enclosure proves validity, -1 invalidity, else 0."""
             enc = self._forward(iv, u, values)
-            return exact(enc.hi, "forward", self.id) <= target, enc
+            if exact(enc.hi, "forward", self.id) <= target:
+                return 1, enc
+            return (-1 if exact(enc.lo, "forward", self.id) > target else 0), enc
 
-        def invalid(u: Fraction) -> bool:
-            return exact(self._forward(iv, u, values).lo, "forward", self.id) > target
-
-        # Move toward the feasible side in growing steps (value: the very point proven valid).
+        # Move toward the feasible side in growing steps (value: the very point proven valid),
+        # then bracket the exact inverse from the infeasible side; steps base 2^e, with the
+        # least such e found by galloping (see least_step).
         toward = -1 if inv.increasing else 1
-        least = _on_grid(floor, up=True)
-        u = max(exact(guess, inv.unknown, self.where), least)
-        step = _base_step(u)
-        for _ in range(400):
-            ok, enc = valid(u)
-            if ok:
+        least = on_grid(floor, up=True)
+        u0 = max(exact(guess, inv.unknown, self.where), least)
+        base, fast, limit = base_step(u0), mp.prec - 16, mp.prec + 400
+
+        def ahead(e: int) -> Fraction:
+            return max(on_grid(u0 + toward * base * 2**e, up=toward > 0), least)
+
+        at_u0 = side(u0)
+        u = u0 if at_u0[0] > 0 else ahead(least_step(
+            lambda e: side(ahead(e))[0] > 0, fast, limit,
+            f"{self.id}: could not certify the solver's point {guess}"))
+        enc = at_u0[1] if u == u0 else side(u)[1]
+        base2 = base_step(u)
+
+        def behind(e: int) -> Fraction:
+            nxt = u - toward * base2 * 2**e
+            return floor if nxt <= floor else nxt  # the feasible set reaches the domain's edge
+
+        other = behind(least_step(lambda e: behind(e) == floor or side(behind(e))[0] < 0,
+                                  fast, limit, f"{self.id}: could not bracket the inverse"))
+        # Bisect while the bracket is wider than `bits` warrant (a solver point far off);
+        # stop, undecided, where the forward cannot tell the midpoint's side.
+        undecided = False
+        for _ in range(mp.prec):
+            a, b = min(u, other), max(u, other)
+            m = on_grid((a + b) / 2, up=False)
+            if tight(a, b, bits) or not a < m < b:
                 break
-            u = max(_on_grid(u + toward * step, up=toward > 0), least)
-            step *= 2
-        else:  # pragma: no cover - would mean the solver is wrong
-            raise RuntimeError(f"{self.id}: could not certify the solver's point {guess}")
-        # Then bracket the exact inverse from the infeasible side.
-        other, step2 = u, _base_step(u)
-        for _ in range(400):
-            nxt = other - toward * step2
-            if nxt <= floor:  # the feasible set reaches the domain's edge
-                other = floor
+            where, at_m = side(m)
+            if where > 0:
+                u, enc = m, at_m
+            elif where < 0:
+                other = m
+            else:
+                undecided = True
                 break
-            other = nxt
-            if invalid(other):
-                break
-            step2 *= 2
-        else:  # pragma: no cover
-            raise RuntimeError(f"{self.id}: could not bracket the inverse")
-        lo, hi = _on_grid(min(u, other), up=False), _on_grid(max(u, other), up=True)
+        lo, hi = on_grid(min(u, other), up=False), on_grid(max(u, other), up=True)
         return Certificate(self.id, to_ctx(mp, u), to_ctx(mp, lo), to_ctx(mp, hi),
-                           inv.forward.id, enc, target, inv.unknown)
-
-
-def _on_grid(x: Fraction, up: bool) -> Fraction:
-    """``x`` rounded up or down to ``mp.prec`` bits (rounding to nearest lost validity)."""
-    rnd = mpmath.libmp.round_ceiling if up else mpmath.libmp.round_floor
-    num, den = mpmath.libmp.from_int(x.numerator), mpmath.libmp.from_int(x.denominator)
-    return exact(mp.make_mpf(mpmath.libmp.mpf_div(num, den, mp.prec, rnd)), "u", "certify")
-
-
-def _base_step(u: Fraction) -> Fraction:
-    """A step a few hundred ulps wide at the working precision (absolute near zero)."""
-    scale = abs(u) if u else Fraction(1)
-    return scale * Fraction(1, 2 ** (mp.prec - 8))
+                           inv.forward.id, enc, target, inv.unknown), undecided
 
 
 def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],

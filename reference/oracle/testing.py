@@ -34,9 +34,9 @@ from typing import Any, Literal
 
 import mpmath
 
+from reference.core.certificates import Certificate
 from reference.core.decide import Verdict, decide, judge
 from reference.core.errors import DomainError
-from reference.core.model import Certificate
 from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import mpmath
 
-from reference.core.model import Certificate
+from reference.core.certificates import Certificate
 from reference.core.numeric import get_dps
 from reference.results import get
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import mpmath
 
-from reference.core.model import Certificate
+from reference.core.certificates import Certificate
 from reference.core.numeric import Interval, exact
 
 

@@ -18,9 +18,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from reference.core.certificates import Certificate
 from reference.core.decide import RELATIONS, Verdict, decide
 from reference.core.errors import DomainError
-from reference.core.model import Certificate
 from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
 
