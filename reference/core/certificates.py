@@ -63,8 +63,8 @@ def least_step(ok: Callable[[int], bool], fast: int, limit: int, what: str) -> i
     """The least ``e >= 0`` with ``ok(e)``, for ``ok`` false then true (a step ``base 2^e``
     that reaches far enough); ``RuntimeError(what)`` if none up to ``limit``.
 
-    Up to ``fast`` the exponents tried grow as 0, 1, 3, 7, 15, ... and the last gap is
-    then bisected, about ``2 log2 e`` calls instead of ``e``; beyond ``fast`` (steps above
+    Up to ``fast`` the exponents tried grow as 0, 1, 3, 7, 15, ..., ``fast`` and the last
+    gap is then bisected, about ``2 log2 e`` calls instead of ``e``; beyond ``fast`` (steps above
     ``2^-8`` of the point) one at a time, as a plain doubling walk, so that no step tried
     is more than twice the one needed (an inverse solved at 800 digits whose forward value
     is resolved only to 2^-2660 absolutely needed 1800 doubling steps from its relative
@@ -72,10 +72,10 @@ def least_step(ok: Callable[[int], bool], fast: int, limit: int, what: str) -> i
     """
     known_bad, e = -1, 0
     while not ok(e):
-        known_bad = e
-        e = 2 * e + 1 if 2 * e + 1 <= fast else e + 1
-        if e > limit:
+        if e >= limit:
             raise RuntimeError(f"{what} (no step up to base 2^{limit} reaches)")
+        known_bad = e
+        e = min(2 * e + 1 if 2 * e + 1 <= fast else max(e + 1, fast), limit)
     while e - known_bad > 1:
         mid = (known_bad + e) // 2
         if ok(mid):
