@@ -130,3 +130,31 @@ def test_skellam_path_loss_tight_at_huge_releases(y_last: int, fx: int, fxp: int
     scale = max(abs(lo), 1)
     assert e_hi - e_lo <= scale * Fraction(1, 10**50)
     assert abs(frac(skellam_path_loss(**args)) - lo) <= scale * Fraction(1, 10**45)
+
+
+@covers("WRWR22:Sec4-Skellam-NR")
+@pytest.mark.parametrize("y_last", [10**30, -10**30])
+def test_skellam_path_loss_with_offsets_of_different_sizes(y_last: int) -> None:
+    """f(x) = y_n (offset 0) and f(x') = 0 (offset 1e30), which the test above (offsets
+    always close) does not reach: the loss is then itself about 7e31, enclosed around the
+    arb value and tight.  (Guard bits from the smaller offset instead of the larger pass
+    this too: a log-pmf's error is about |k| 2^-(prec + guard), and offsets of very
+    different sizes make the loss as large as the larger one; see the equivalents list.)"""
+    import flint
+
+    from proofs_tests.arb_support import arb_ends, frac
+
+    m1, m2 = Fraction("0.74") * Fraction("0.9999999999999999"), Fraction("0.74") * 2
+    old = flint.ctx.prec
+    flint.ctx.prec = 2 * (10**30).bit_length() + 600
+    try:
+        lo, hi = arb_ends(_arb_log_pmf(0, m1, m2) - _arb_log_pmf(y_last, m1, m2))
+    finally:
+        flint.ctx.prec = old
+    args = {"times": "14.5,0.74", "y": f"0,{y_last}", "fx": y_last, "fxp": 0,
+            "lam1": "0.9999999999999999", "lam2": "2"}
+    enc = skellam_path_loss.certified(**args)
+    e_lo, e_hi = frac(enc.lo), frac(enc.hi)
+    assert e_lo <= lo and hi <= e_hi
+    assert e_hi - e_lo <= abs(lo) * Fraction(1, 10**50)
+    assert abs(frac(skellam_path_loss(**args)) - lo) <= abs(lo) * Fraction(1, 10**45)
