@@ -42,6 +42,18 @@ def test_least_step_is_exact_and_gallops_only_below_fast(k: int, fast: int) -> N
         assert len(tried) <= math.log2(fast + 2) + 3 + (k - fast), (k, fast, tried)
 
 
+@pytest.mark.parametrize(("k", "fast", "expected"), [
+    (0, 10, [0]),                        # found at once: no bisection
+    (5, 100, [0, 1, 3, 7, 5, 4]),        # gallop 0, 1, 3, 7; bisect (3, 7]: 5 yes, 4 no
+    (5, 5, [0, 1, 3, 5, 4]),             # the gallop stops at fast itself
+    (6, 3, [0, 1, 3, 4, 5, 6]),          # past fast: one at a time
+])
+def test_least_step_tries_the_documented_exponents(k: int, fast: int,
+                                                   expected: list[int]) -> None:
+    """The exponents tried, in order, as the docstring describes them (worked by hand)."""
+    assert _count(k, fast, 100) == (k, expected)
+
+
 @pytest.mark.parametrize("fast", [0, 5, 200])
 def test_least_step_gives_up_past_its_limit(fast: int) -> None:
     """An answer at the limit is found; one past it raises with the caller's message."""
