@@ -47,6 +47,8 @@ def test_least_step_is_exact_and_gallops_only_below_fast(k: int, fast: int) -> N
     (5, 100, [0, 1, 3, 7, 5, 4]),        # gallop 0, 1, 3, 7; bisect (3, 7]: 5 yes, 4 no
     (5, 5, [0, 1, 3, 5, 4]),             # the gallop stops at fast itself
     (6, 3, [0, 1, 3, 4, 5, 6]),          # past fast: one at a time
+    (6, 6, [0, 1, 3, 6, 4, 5]),          # 2*3 + 1 = 7 > fast = 6: fast itself next
+    (8, 8, [0, 1, 3, 7, 8]),             # 7 <= fast = 8: 7, then fast itself (no gap)
 ])
 def test_least_step_tries_the_documented_exponents(k: int, fast: int,
                                                    expected: list[int]) -> None:
