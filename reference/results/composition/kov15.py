@@ -48,9 +48,11 @@ _KINK_BITS = 16
 _EXACT_BITS = 2 * 10**6
 #: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
 #: solver sees ``delta_g`` rounded, so its point is off by about ``2**-prec / prod``
-#: relatively, and the certificate walks at most 400 doublings from a step ``2**-(prec-8)``
-#: times the point: with ``prod = 2**-1074`` at 400 digits the walk never reached the
-#: inverse (RuntimeError).  Down to ``2**-300`` the walk has about 100 doublings to spare.
+#: relatively, ``2**(F - prec)`` at ``prod = 2**-F``.  The certificate's steps go from
+#: ``2**(8 - prec)`` times the point up to ``2**408`` times it (``Result.certify``), so
+#: down to ``2**-300`` they reach with over 100 doublings to spare at every precision.
+#: (Under an earlier 400-step walk ``prod = 2**-1074`` at 400 digits never reached the
+#: inverse; a lower floor has not been tried since the walk's limit was raised.)
 _FLOOR_BITS = 300
 
 
