@@ -26,7 +26,12 @@ from reference.core.numeric import Interval, exact
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.kov15_heterogeneous import kov_heterogeneous
-from reference.results.composition.mv16 import hetero_delta_result, hetero_epsilon_result
+from reference.results.composition.mv16 import (
+    MAX_TERMS,
+    _check,
+    hetero_delta_result,
+    hetero_epsilon_result,
+)
 from reference.results.composition.rruv16 import (
     advanced_composition_heterogeneous,
     basic_composition,
@@ -97,6 +102,18 @@ def test_hetero_limits_and_floor() -> None:
         hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.01", delta=["0.01", "0"])
     assert hetero_delta_result(eps=["0", "0"], eps_g=0) == 0
     assert hetero_epsilon_result(eps=["0.1", "0.2"], delta_g="0.5").holds
+
+
+@covers("MV16:Thm1.5-delta")
+def test_enumeration_limit_is_exactly_max_terms() -> None:
+    """``prod (k_j + 1)`` at the limit is accepted, one above is refused: 2 x 0.1 and
+    66666 x 0.2 give 3 * 66667 = 200001 loss values; 1 x 0.1 and 100000 x 0.2 give
+    2 * 100001 = 200002 (the documented limit, independent of the module's constant)."""
+    assert MAX_TERMS == 200_001
+    tenth, fifth = Fraction(1, 10), Fraction(1, 5)
+    _check({"eps": (tenth,) * 2 + (fifth,) * 66666, "delta": ()}, "MV16:Thm1.5-delta")
+    with pytest.raises(DomainError, match=r"<= 200001 for exact enumeration \(here 200002\)"):
+        _check({"eps": (tenth,) + (fifth,) * 100000, "delta": ()}, "MV16:Thm1.5-delta")
 
 
 # ---- a delta near 1 (was ValueError / ComplexResult from log1p(-delta) rounded to -1) ------
