@@ -3,7 +3,8 @@ known independently: sqrt 2, log 3, the plastic number (x^3 = x + 1), -2^(1/3) f
 bracket across 0, e^-46 from [1e-30, 1/2] (log x + 46: thirty orders of magnitude below 1,
 where only geometric steps are fast), a root at 1e-30
 next to a left end at 0, a root spread over ten orders of magnitude, and a function whose
-interval sign is undecided near its root.
+interval sign is undecided near its root; and three shapes on which plain regula falsi
+stalls (x^12 - 1/2 on [0, 2], e^(20x) - 2 on [0, 1], 3 - 1/x on [0.01, 100]).
 
 Reference values: python-flint arb balls at 1200 bits (``arb.sqrt``, ``arb.log``, the real
 root of x^3 - x - 1 by arb Newton steps checked by sign).  Each enclosure must contain the
@@ -67,6 +68,10 @@ CASES: dict[str, tuple[Callable[[Any, Any], Any], Any, Any, flint.arb]] = {
     "decreasing-left": (lambda c, x: 1 - 1 / x, "0.001", 1000, flint.arb(1)),
     "negative": (lambda c, x: x**3 + 2, -3, 1, -(flint.arb(2) ** (flint.arb(1) / 3))),
     "log-tiny": (lambda c, x: c.log(x) + 46, "1e-30", "0.5", flint.arb(-46).exp()),
+    # strongly convex or concave: plain regula falsi keeps one end for ever on these
+    "pow12": (lambda c, x: x**12 - c.mpf(1) / 2, 0, 2, flint.arb(2) ** (flint.arb(-1) / 12)),
+    "exp20": (lambda c, x: c.exp(20 * x) - 2, 0, 1, flint.arb(2).log() / 20),
+    "recip": (lambda c, x: 3 - 1 / x, "0.01", 100, flint.arb(1) / 3),
 }
 
 
