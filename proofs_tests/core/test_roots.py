@@ -118,6 +118,33 @@ def test_undecided_sign_is_closed_from_both_sides() -> None:
     assert hi - lo <= 16 * noise
 
 
+@pytest.mark.parametrize("side", [-1, 1])
+def test_undecided_zone_reaching_an_end_of_the_bracket(side: int) -> None:
+    """The same noisy line with one end of the bracket just outside the undecided zone
+    (1e-22 of it): the widening steps from the undecided point jump past that end before
+    any decided sign on that side, so the end itself closes the bracket (a search that
+    kept widening past it would never stop).  The bracket still holds the whole zone and
+    does not reach past the end."""
+    noise = Fraction(1, 10**20)
+    end = 1 + side * (noise + Fraction(1, 10**22))
+    lo, hi = (Fraction(0), end) if side > 0 else (end, Fraction(3))
+
+    def h(c: Any, x: Any) -> Any:
+        return x - 1 + iv.mpf([-iv.mpf(10) ** -20, iv.mpf(10) ** -20])
+
+    with working(iv, 50):
+        a = iv.mpf(lo.numerator) / lo.denominator
+        b = iv.mpf(hi.numerator) / hi.denominator
+        enc = endpoints(bracket(iv, h, a, b))
+        start = endpoints(a).lo if side < 0 else endpoints(b).hi
+    got_lo, got_hi = exact(enc.lo, "lo", "t"), exact(enc.hi, "hi", "t")
+    assert got_lo <= 1 - noise and 1 + noise <= got_hi
+    if side > 0:
+        assert got_hi == exact(start, "b", "t")
+    else:
+        assert got_lo == exact(start, "a", "t")
+
+
 def test_exact_zero_at_a_point_returns_it_and_bad_brackets_raise() -> None:
     with mp.workdps(30):
         assert bracket(mp, lambda c, x: x - 1, mp.mpf(0), mp.mpf(4)) == 1
