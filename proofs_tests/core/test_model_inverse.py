@@ -436,3 +436,34 @@ def test_escalation_stops_at_the_digit_limit_and_reports_the_undecided_bracket(
     with working(mp):
         assert not tight(q(cert.lo), q(cert.hi), mp.prec)
     assert q(cert.hi) - q(cert.lo) <= 8 * noise
+
+
+@result("T:Flat", title="max(u - 1, 0), enclosed loosely on [1/2, 1]", kind="bound",
+        statement="max(u - 1, 0)", params=[real("u")])
+def flat(ctx: Any, u: Any) -> Any:
+    """max(u - 1, 0): exactly 0 for u <= 1.  In iv its enclosure on [1/2, 1] is [0, 2^-30]
+    (valid but loose: its lower end equals the value, 0, its upper end does not)."""
+    if ctx is not iv:
+        return ctx.mpf(max(u - 1, 0))
+    x = u - 1
+    if x.b <= 0 and u.a >= iv.mpf(1) / 2:
+        return iv.mpf([0, iv.mpf(2) ** -30])
+    return iv.mpf([max(x.a, 0), max(x.b, 0)])
+
+
+@inverse("T:Flat-inverse", title="largest u with max(u - 1, 0) <= t", statement="1 + t",
+         params=[nonneg("t")], forward=flat, unknown="u", target="t", increasing=True)
+def flat_inverse(ctx: Any, t: Any) -> Any:
+    """1 + t."""
+    return 1 + t
+
+
+def test_an_enclosure_touching_the_target_from_above_is_not_infeasible() -> None:
+    """max(u - 1, 0) <= 0 holds exactly for u <= 1 (u* = 1), but on [1/2, 1] the forward
+    is only enclosed as [0, 2^-30]: its lower end equals the target.  Such a point may be
+    feasible (here it is), so it is undecided, not infeasible: the bracket must still
+    reach u* = 1 (calling it infeasible ends the bracket below 1, a certificate that
+    misses the exact inverse), and its proven-valid value lies below 1/2."""
+    cert = flat_inverse(t=0)
+    assert cert.holds and q(cert.value) < Fraction(1, 2)
+    assert q(cert.lo) <= 1 <= q(cert.hi)
