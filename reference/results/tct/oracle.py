@@ -103,7 +103,7 @@ class Decomposition:
             return False
         if any(a > self.w * b or b > self.w * a for a, b in zip(self.B0, self.B1, strict=True)):
             return False
-        if eps is not None and self.w > 1:
+        if eps is not None:  # w = 1 too: for eps < 0 no w >= 1 is <= e^eps
             with working(iv, 60):
                 if exact(endpoints(exp(iv, to_ctx(iv, eps))).lo, "e^eps", "check") < self.w:
                     return False
