@@ -49,6 +49,17 @@ def test_check_accepts_the_plain_witness_and_refuses_each_broken_identity() -> N
     }
     for why, wit in broken.items():
         assert not wit.check(P0, P1), why
+    # p and delta out of range with every other identity intact: C = B^b = E^b = P makes
+    # the mixtures equal P for any p and delta, so only the range checks can refuse
+    same = tuple(F(1, 2) for _ in range(2))
+    flat = Decomposition(F(0), same, same, same, same, same, F(0), F(1), frozenset({0}))
+    assert flat.check(same, same)
+    for why, wit in {"p > 1": dataclasses.replace(flat, p=F(3, 2)),
+                     "p < 0": dataclasses.replace(flat, p=F(-1, 2)),
+                     "delta = 1": dataclasses.replace(flat, delta=F(1)),
+                     "delta < 0": dataclasses.replace(flat, delta=F(-1, 2))}.items():
+        assert wit.mixture(0) == same and wit.mixture(1) == same, why
+        assert not wit.check(same, same), why
     assert not good.check(P1, P1) and not good.check(P0, P0)   # one mixture wrong
     assert not good.check((F(1, 2), F(1, 2)), P1)
 
@@ -160,3 +171,33 @@ def test_the_enclosure_at_an_irrational_ratio_is_two_sided() -> None:
         assert arb_of(enc.lo) < exact_q < arb_of(enc.hi)
     finally:
         flint.ctx.prec = old
+
+
+@pytest.mark.parametrize(("delta", "q", "p"), [(F(1, 10), F(5, 11), F(7, 18)),
+                                               (F(1, 20), F(5, 13), F(6, 19))])
+def test_failure_route_with_common_mass_pinned_by_hand(delta: Fraction, q: Fraction,
+                                                       p: Fraction) -> None:
+    """P0 = (1/2, 1/4, 1/4), P1 = (1/4, 1/2, 1/4), T = {0}, w = 2.  By hand: q is
+    min_b beta_b(0) / (1 - delta - c_1 - c_2); the numerator is at most P1(0) = 1/4
+    (failure mass of law 1 off outcome 0); c_2 = 1/4 (outcome 2 is common); on outcome 1
+    beta_1 <= 2 beta_0 gives c_1 <= e_1(1) - 2 e_0(1) <= delta.  So q = (1/4) /
+    (3/4 - 2 delta) and the common part has mass (1 - delta) p = 1/4 + delta: p > 0, the
+    LP's common mass is rescaled by 1 - delta into p (with 1 + delta the mixtures fail)."""
+    P0, P1 = (F(1, 2), F(1, 4), F(1, 4)), (F(1, 4), F(1, 2), F(1, 4))
+    assert q == F(1, 4) / (F(3, 4) - 2 * delta) and p == (F(1, 4) + delta) / (1 - delta)
+    opt = best_q(P0, P1, [0], w=F(2), delta=delta)
+    assert opt.q == q and opt.witness is not None and opt.witness.check(P0, P1)
+    assert opt.witness.p == p
+
+
+def test_total_variation_exactly_delta_gives_q_one() -> None:
+    """sum min(P0, P1) = 3/4 = 1 - delta: p = 1 is possible (CL23 B.1 leaves B^b free),
+    so every non-empty target is a 1-target; a hair less failure mass and q < 1 (the
+    linear program's route, which cannot express p = 1)."""
+    P0, P1 = (F(1, 2), F(1, 2)), (F(1, 4), F(3, 4))
+    for T in ([0], [1]):
+        at = best_q(P0, P1, T, w=F(3, 2), delta=F(1, 4))
+        assert at.q == 1 and at.witness is not None and at.witness.p == 1
+        assert at.witness.check(P0, P1)
+        below = best_q(P0, P1, T, w=F(3, 2), delta=F(1, 4) - F(1, 10**30))
+        assert 1 - F(1, 10**28) < below.q < 1

@@ -182,7 +182,11 @@ def _pure(P0: Dist, P1: Dist, target: frozenset[int], w: Fraction) -> Optimum:
 
 def _with_failure(P0: Dist, P1: Dist, target: frozenset[int], w: Fraction,
                   delta: Fraction) -> Optimum:
-    """Charnes–Cooper LP in ``(z, t, c^, f0, f1)`` with ``z = 1/(1 - delta - sum c)``."""
+    """Charnes–Cooper LP in ``(z, t, c^, f0, f1)`` with ``z = 1/(1 - delta - sum c)``.
+
+    The optimum ``t = z min_b beta_b(T)`` is the best q itself; the witness built from the
+    optimal point attains it (``witness.q == q``, checked by the tests).
+    """
     n = len(P0)
     if not target:
         return Optimum(ZERO, None)
@@ -254,7 +258,7 @@ def _with_failure(P0: Dist, P1: Dist, target: frozenset[int], w: Fraction,
     wit = Decomposition(sum(c, ZERO) / keep, _normalise(c, at), _normalise(beta[0], at),
                         _normalise(beta[1], at), _normalise(e[0], at), _normalise(e[1], at),
                         delta, w, target)
-    return Optimum(wit.q, wit)
+    return Optimum(x[T], wit)
 
 
 def best_q(P0: Sequence[Fraction], P1: Sequence[Fraction], target: Sequence[int] | frozenset[int],
