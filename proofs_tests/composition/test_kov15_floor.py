@@ -17,7 +17,7 @@ from flint import arb, ctx, fmpq
 from reference import DomainError, precision
 from reference.core.numeric import exact
 from reference.results import covers
-from reference.results.composition.kov15 import optimal_epsilon
+from reference.results.composition.kov15 import check_above_floor, optimal_epsilon
 
 
 def _q(x: Fraction) -> arb:
@@ -44,3 +44,44 @@ def test_inverse_just_below_the_limit_is_a_domain_error(keep: Fraction) -> None:
     """(1-delta) = 0.75 * 2**-300 and 2**-301 (resolved at 400 digits): DomainError."""
     with precision(400), pytest.raises(DomainError, match="cannot reach eps_g"):
         optimal_epsilon(eps=2, k=1, delta=1 - keep, delta_g=1 - keep / 2)
+
+
+WHERE, FORMULA = "test", "1-(1-delta)^k"
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("delta", "k"), [(Fraction(1, 2), 1), (Fraction(1, 4), 2),
+                                          (Fraction(1, 3), 3)])
+def test_a_target_exactly_at_the_floor_is_refused(delta: Fraction, k: int) -> None:
+    """1 - (1-delta)^k exactly (dyadic for the first two, so the floor's enclosure is a
+    point): no eps_g achieves less, at equality none can be certified; just above it by
+    2^-400, unresolvable at 50 digits, the message says so (decided exactly)."""
+    floor = 1 - (1 - delta) ** k
+    with pytest.raises(DomainError, match="must exceed"):
+        check_above_floor(floor, [delta], k, WHERE, FORMULA)
+    with pytest.raises(DomainError, match="by less than the working precision resolves"):
+        check_above_floor(floor + Fraction(1, 2**400), [delta], k, WHERE, FORMULA)
+
+
+@covers("KOV15:Thm3.3")
+def test_exact_tie_decision_up_to_its_size_limit() -> None:
+    """A tie with the floor is decided exactly while prod (1-delta_i)^powers has at most
+    2 * 10**6 bits of numerator and denominator (delta = 2/3^11: 2 + 18 bits per power, so
+    10**5 powers are exactly at the limit), and refused with advice past it."""
+    delta = Fraction(2, 3**11)
+    for powers, message in ((10**5, "must exceed"), (10**5 + 1, "too close to")):
+        floor = 1 - (1 - delta) ** powers
+        with pytest.raises(DomainError, match=message):
+            check_above_floor(floor, [delta], powers, WHERE, FORMULA)
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("bits", "named"), [(9999, False), (10**4, True)])
+def test_a_huge_target_is_named_from_ten_thousand_bits(bits: int, named: bool) -> None:
+    """A target whose denominator has 10**4 bits or more is shown by its complement (a repr
+    past 4300 digits fails); below that, as the Fraction itself."""
+    target = Fraction(1, 2 ** (bits - 1))
+    with pytest.raises(DomainError, match="must exceed") as err:
+        check_above_floor(target, [Fraction(1, 2)], 1, WHERE, FORMULA)
+    assert ("-bit denominator" in str(err.value)) is named
+    assert ("Fraction(1, " in str(err.value)) is not named

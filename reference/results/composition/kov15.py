@@ -11,6 +11,7 @@ against it.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -63,10 +64,6 @@ def _guard(ctx: Ctx, k: int, eps: MPF) -> contextlib.AbstractContextManager[None
     return extra_bits(ctx, 24 + _KINK_BITS + 2 * k.bit_length() + small)
 
 
-def _surely_nonpositive(x: MPF) -> bool:
-    return bool(endpoints(x).hi <= 0)
-
-
 def log_keep(ctx: Ctx, delta: MPF, keep: MPF) -> MPF:
     """``log(1 - delta)`` from ``delta`` and its complement ``keep = 1 - delta``, both lifted
     from exact rationals: ``log1p(-delta)`` while ``delta <= 1/2``, else ``log(keep)``.
@@ -107,9 +104,18 @@ def leak(ctx: Ctx, log_all: MPF) -> MPF:
     return -expm1(ctx, log_all)
 
 
-def _keep(values: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """``prepare`` hook: the exact complement ``1 - delta`` (lifted with the inputs)."""
-    return {"keep": 1 - values["delta"]}
+def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``prepare`` hook, from the exact inputs (lifted with them): the complement ``keep =
+    1 - delta``; ``last``, the largest ``j`` with a positive gap ``(k - 2j) eps - eps_g``
+    (-1 when there is none), and that gap ``last_gap``, in ``(0, 2 eps]``.
+
+    Only the last term's gap can be small next to ``eps`` (the kink, ``eps_g`` just below a
+    lattice point); from lifted inputs it would carry their absolute error, ``2^-prec k eps``,
+    and at ``eps_g = k eps - 2^-200`` the enclosure was 30 times wider than the value."""
+    eps, k, eps_g = values["eps"], values["k"], values["eps_g"]
+    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1 if eps > 0 else -1
+    return {"keep": 1 - values["delta"], "last": last,
+            "last_gap": (k - 2 * last) * eps - eps_g}
 
 
 @result("KOV15:Thm3.3-delta", title="Exact delta of optimal k-fold composition",
@@ -121,19 +127,21 @@ def _keep(values: Mapping[str, Any], where: str) -> dict[str, Any]:
                 count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
                 nonneg("eps_g", "0.1", "composed epsilon"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
-        prepare=_keep,
+        prepare=_prepare,
         notes="KOV Thm 3.3 gives the value at the lattice points eps_g=(k-2i)eps; between "
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. k is limited to 10**5 "
               "for time (about k/2 terms).")
-def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF) -> MPF:
+def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF, last: int,
+                  last_gap: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.
 
     Kairouz–Oh–Viswanath (2015) Thm 3.3, cited by RRUV16 Thm 2.7 and RSWR23 Thm 1: the
     hockey-stick divergence at ``eps_g`` of k-fold ``RR_{eps,delta}``,
     ``1-(1-delta)^k + (1-delta)^k sum_j C(k,j) p^(k-j) (1-p)^j [1-e^(eps_g-(k-2j)eps)]_+``.
     Domain: ``eps, eps_g >= 0``, ``1 <= k <= 10**5``, ``delta in [0, 1)``; ``keep`` is
-    ``1 - delta`` from the exact input (the ``prepare`` hook), for ``delta`` near 1.
+    ``1 - delta`` from the exact input, for ``delta`` near 1, and the sum stops at the
+    term ``last``, whose gap ``last_gap`` is exact too (the ``prepare`` hook).
 
     One round of ``RR_{ln 3}`` has total variation ``3/4 - 1/4 = 1/2`` (by hand):
 
@@ -150,14 +158,12 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF)
         shortfall = exp(ctx, -pos_part(ctx, k * eps - eps_g))  # e^(eps_g-(k-2j)eps), j = 0
         near = 1 - ctx.mpf(2) ** -_KINK_BITS
         total = ctx.zero
-        for j in range(k + 1):
-            gap = (k - 2 * j) * eps - eps_g
-            if _surely_nonpositive(gap):   # this term and all later ones are zero
-                break
-            if endpoints(shortfall).hi < endpoints(near).lo:
+        for j in range(last + 1):          # the later terms are zero
+            gap = last_gap if j == last else (k - 2 * j) * eps - eps_g
+            if j < last and endpoints(shortfall).hi < endpoints(near).lo:
                 total += weight * (1 - shortfall)
-            else:                          # at the kink: 1 - e^(-gap) without cancellation
-                total += weight * -expm1(ctx, -pos_part(ctx, gap))
+            else:                          # near a kink: 1 - e^(-gap) without cancellation
+                total += weight * -expm1(ctx, -gap)
             weight = weight * ((k - j) * ratio) / (j + 1)
             shortfall = shortfall * grow
         return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
@@ -248,8 +254,6 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
     with _guard(ctx, k, eps):
         if not eps > 0:
             return ctx.zero
-        if not delta < 1:   # delta within an ulp of 1 rounded up: the RR^k target is lost
-            return k * eps  # a valid start; the certificate brackets the inverse from it
         log_all = k * log1p(ctx, -delta)
         target = (delta_g + expm1(ctx, log_all)) / exp(ctx, log_all)  # the RR^k part
         ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)

@@ -90,7 +90,10 @@ def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MP
 
 
 def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF, keep: MPF) -> MPF:
-    return optimal_delta.core(ctx, eps=eps, k=k, eps_g=(k - 2 * i) * eps, delta=delta, keep=keep)
+    """At the lattice point ``eps_g = (k - 2i) eps`` the last positive term is ``i - 1``, its
+    gap ``2 eps`` (as ``optimal_delta``'s ``prepare`` hook would find from exact inputs)."""
+    return optimal_delta.core(ctx, eps=eps, k=k, eps_g=(k - 2 * i) * eps, delta=delta, keep=keep,
+                              last=i - 1, last_gap=2 * eps)
 
 
 def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
