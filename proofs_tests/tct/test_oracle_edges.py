@@ -17,8 +17,15 @@ import flint
 import pytest
 
 from proofs_tests.tct.test_oracle import highs_q
-from reference import DomainError
-from reference.results.tct.oracle import Decomposition, best_q, common_cap, q_target
+from reference import DomainError, precision
+from reference.results.tct.base import ratio_bracket
+from reference.results.tct.oracle import (
+    Decomposition,
+    at_most_exp,
+    best_q,
+    common_cap,
+    q_target,
+)
 
 F = Fraction
 RR = ((F(3, 4), F(1, 4)), (F(1, 4), F(3, 4)))   # randomized response, ratio 3
@@ -61,6 +68,10 @@ def test_check_accepts_the_plain_witness_and_refuses_each_broken_identity() -> N
         assert wit.mixture(0) == same and wit.mixture(1) == same, why
         assert not wit.check(same, same), why
     assert not good.check(P1, P1) and not good.check(P0, P0)   # one mixture wrong
+    # parts or laws of another length: refused, not a crash inside zip
+    three = (F(1, 2), F(1, 4), F(1, 4))
+    assert not good.check(three, three) and not good.check(P0, three)
+    assert not dataclasses.replace(good, B1=three).check(P0, P1)
     assert not good.check((F(1, 2), F(1, 2)), P1)
 
 
@@ -201,3 +212,20 @@ def test_total_variation_exactly_delta_gives_q_one() -> None:
         assert at.witness.check(P0, P1)
         below = best_q(P0, P1, T, w=F(3, 2), delta=F(1, 4) - F(1, 10**30))
         assert 1 - F(1, 10**28) < below.q < 1
+
+
+@pytest.mark.parametrize("digits", [50, 100, 400])
+def test_the_witness_proves_eps_at_every_precision(digits: int) -> None:
+    """q_target builds its witness at w_lo within 10**-(digits + guard) of e^eps; check(eps)
+    must still prove w_lo <= e^eps (a fixed 60-digit enclosure of e refused it from 60
+    digits on) and refuse w_hi > e^eps, however close."""
+    P0, P1 = (F(1, 2), F(1, 2)), (F(1, 4), F(3, 4))
+    with precision(digits):
+        enc = q_target(P0, P1, [0], eps=1)
+        lo, hi = ratio_bracket(F(1))
+    assert enc.witness is not None and enc.witness.w == lo
+    assert enc.witness.check(P0, P1, eps=F(1))
+    assert at_most_exp(lo, F(1)) and not at_most_exp(hi, F(1))
+    assert hi - lo < F(1, 10**digits)
+    # e^0 = 1 exactly: w = 1 is proven, 1 + 10**-30 refused
+    assert at_most_exp(F(1), F(0)) and not at_most_exp(F(1) + F(1, 10**30), F(0))

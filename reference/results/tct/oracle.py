@@ -95,6 +95,8 @@ class Decomposition:
         witness shows that ``T`` is a ``q``-target with ``(eps, delta)``.
         """
         parts = (self.C, self.B0, self.B1, self.E0, self.E1)
+        if any(len(d) != len(P0) for d in (*parts, P1)):
+            return False
         if not (0 <= self.p <= 1 and 0 <= self.delta < 1 and self.w >= 1):
             return False
         if any(x < 0 for d in parts for x in d) or any(sum(d, ZERO) != 1 for d in parts):
@@ -103,11 +105,36 @@ class Decomposition:
             return False
         if any(a > self.w * b or b > self.w * a for a, b in zip(self.B0, self.B1, strict=True)):
             return False
-        if eps is not None:  # w = 1 too: for eps < 0 no w >= 1 is <= e^eps
-            with working(iv, 60):
-                if exact(endpoints(exp(iv, to_ctx(iv, eps))).lo, "e^eps", "check") < self.w:
-                    return False
-        return True
+        # w = 1 too: for eps < 0 no w >= 1 is <= e^eps
+        return eps is None or at_most_exp(self.w, eps)
+
+
+#: Digits of the first enclosure of ``e^eps`` in :func:`at_most_exp`, and the most it uses.
+CHECK_DIGITS, CHECK_MAX_DIGITS = 60, 20000
+
+
+def at_most_exp(w: Fraction, eps: Fraction) -> bool:
+    """Proves ``w <= e^eps`` (True) or ``w > e^eps`` (False) in interval arithmetic.
+
+    The digits double from ``CHECK_DIGITS`` until the enclosure of ``e^eps`` leaves ``w`` on
+    one side: ``q_target`` builds ``w`` within ``10**-(precision + guard)`` of ``e^eps``, so a
+    fixed 60 digits refused its own witnesses from 60 digits of precision on.  ``e^eps`` is
+    irrational for a rational ``eps != 0`` (Lindemann), and ``e^0 = 1`` is exact, so only
+    ``w`` within ``10**-CHECK_MAX_DIGITS`` of ``e^eps`` is left unproven (False).
+
+    >>> at_most_exp(Fraction(271828, 10**5), Fraction(1)), at_most_exp(Fraction(2719, 1000), 1)
+    (True, False)
+    """
+    digits = CHECK_DIGITS
+    while digits <= CHECK_MAX_DIGITS:
+        with working(iv, digits):
+            enc = endpoints(exp(iv, to_ctx(iv, Fraction(eps))))
+        if exact(enc.lo, "e^eps", "check") >= w:
+            return True
+        if exact(enc.hi, "e^eps", "check") < w:
+            return False
+        digits *= 2
+    return False
 
 
 @dataclass(frozen=True)
