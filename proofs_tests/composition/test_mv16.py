@@ -217,3 +217,23 @@ def test_hetero_near_one_encloses_or_domain_error(eps: list[Fraction], eps_g: Fr
             assert "MV16:Thm1.5" in str(err) and "delta_g" in str(err)
             continue
         assert cert.holds
+
+
+@covers("MV16:Thm1.5-delta")
+@pytest.mark.parametrize("eps", [[Fraction(1, 10)] * 2, [Fraction(1, 10), Fraction(1, 7)]])
+@pytest.mark.parametrize("below", [Fraction(1, 2**200), Fraction(1, 10**400)])
+def test_hetero_at_the_kink_of_the_largest_loss(eps: list[Fraction], below: Fraction) -> None:
+    """eps_g = sum eps - below: only the largest loss counts, with weight prod p_i and
+    1 - e^(-below) ~ below; the enclosure holds the exact value (arb, 3000 bits) and is
+    tight to the working precision (the losses were sums of lifted epsilons, and the
+    enclosure at below = 2^-200 was 6% wide)."""
+    total = sum(eps, Fraction(0))
+    enc = certified(hetero_delta_result, eps=eps, eps_g=total - below)
+    lo, hi = q(enc.lo), q(enc.hi)
+    with ctx.workprec(3000):
+        weight = arb(1)
+        for x in eps:
+            weight /= 1 + (-_arb(x)).exp()
+        exact_value = weight * -(-_arb(below)).expm1()
+        assert bool(_arb(lo) <= exact_value) and bool(exact_value <= _arb(hi))
+    assert hi - lo <= lo * Fraction(1, 2**150)

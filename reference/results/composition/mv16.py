@@ -32,12 +32,10 @@ from reference.core.model import Result, inverse
 from reference.core.numeric import (
     MPF,
     Ctx,
-    endpoints,
     exact,
     exp,
     expm1,
     log1p,
-    pos_part,
     to_ctx,
 )
 from reference.core.params import nonneg, nonneg_seq, unit_open, unit_seq
@@ -81,42 +79,46 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {"eps": groups_of(values["eps"]), "keep": tuple(1 - d for d in values["delta"])}
 
 
-def _support(ctx: Ctx, groups: Groups, floor: MPF | None = None) -> list[tuple[MPF, MPF]]:
-    """``(loss, probability)`` pairs of the privacy loss of the composed randomized responses.
+def _support(ctx: Ctx, groups: Groups, floor: Fraction | None = None,
+             ) -> list[tuple[Fraction, MPF]]:
+    """``(loss, probability)`` pairs of the privacy loss of the composed randomized responses,
+    each loss exact (a sum of the exact epsilons: a term ``1 - e^(eps_g - L)`` with ``eps_g``
+    just below ``L`` reads its gap from the inputs, not from their rounding).
 
     With ``floor``, pairs whose loss cannot exceed it (even with the remaining groups at
-    their largest) are dropped: their terms ``[1 - e^(floor - L)]_+`` are certainly 0.
+    their largest) are dropped: their terms ``[1 - e^(floor - L)]_+`` are 0.
     """
-    lifted = [(to_ctx(ctx, e), n) for e, n in groups]
-    rest = [ctx.zero] * (len(lifted) + 1)
-    for j in range(len(lifted) - 1, -1, -1):
-        rest[j] = rest[j + 1] + lifted[j][1] * lifted[j][0]
-    pairs: list[tuple[MPF, MPF]] = [(ctx.zero, ctx.one)]
-    for j, (e, n) in enumerate(lifted):
-        weight = exp(ctx, -n * log1p(ctx, exp(ctx, -e)))     # s = n: p^n
-        down = exp(ctx, -e)
-        row: list[tuple[MPF, MPF]] = []
+    rest = [Fraction(0)] * (len(groups) + 1)
+    for j in range(len(groups) - 1, -1, -1):
+        rest[j] = rest[j + 1] + groups[j][1] * groups[j][0]
+    pairs: list[tuple[Fraction, MPF]] = [(Fraction(0), ctx.one)]
+    for j, (e, n) in enumerate(groups):
+        lifted = to_ctx(ctx, e)
+        weight = exp(ctx, -n * log1p(ctx, exp(ctx, -lifted)))     # s = n: p^n
+        down = exp(ctx, -lifted)
+        row: list[tuple[Fraction, MPF]] = []
         for s in range(n, -1, -1):                          # losses (2s - n) e, descending
             row.append(((2 * s - n) * e, weight))
             weight = weight * (s * down) / (n - s + 1)
-        merged: list[tuple[MPF, MPF]] = []
+        merged: list[tuple[Fraction, MPF]] = []
         for loss, w in pairs:
             for step, v in row:
                 total = loss + step
-                if floor is not None and endpoints(total + rest[j + 1] - floor).hi <= 0:
+                if floor is not None and total + rest[j + 1] <= floor:
                     break                                   # the rest of the row is lower still
                 merged.append((total, w * v))
         pairs = merged
     return pairs
 
 
-def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF], keep: list[MPF],
-                 ) -> MPF:
+def hetero_delta(ctx: Ctx, eps: Groups, eps_g: Fraction, delta: tuple[Fraction, ...],
+                 keep: tuple[Fraction, ...]) -> MPF:
     """Smallest ``delta_g`` for composing ``(eps_i, delta_i)``-DP mechanisms at ``eps_g``.
 
     Murtagh–Vadhan (2016) Theorem 1.5, summed over the distinct privacy-loss values
     (module docstring).  Domain: ``eps_i >= 0``, ``eps_g >= 0``, ``delta_i in [0, 1)``;
-    ``prod (k_j + 1) <= MAX_TERMS``; ``keep`` holds the ``1 - delta_i`` of the exact inputs.
+    ``prod (k_j + 1) <= MAX_TERMS``; ``keep`` holds the ``1 - delta_i``.  The inputs come
+    exact (``exact_inputs``): every gap ``L - eps_g`` is exact before it is lifted.
 
     Two mechanisms ``(ln 3, ln 2)`` at ``eps_g = 0``: by hand the loss is ``ln 6`` with
     probability ``3/4 * 2/3 = 1/2`` and ``ln(3/2)`` with probability ``3/4 * 1/3 = 1/4``,
@@ -127,10 +129,12 @@ def hetero_delta(ctx: Ctx, eps: Groups, eps_g: MPF, delta: list[MPF], keep: list
     """
     pure = ctx.zero
     for loss, w in _support(ctx, eps, eps_g):
-        pure += w * pos_part(ctx, -expm1(ctx, eps_g - loss))
+        if loss > eps_g:                               # [1 - e^(eps_g - loss)]_+, exactly
+            pure += w * -expm1(ctx, to_ctx(ctx, eps_g - loss))
     if not delta:
         return pure
-    log_all = ctx.fsum(log_keep(ctx, d, q) for d, q in zip(delta, keep, strict=True))
+    log_all = ctx.fsum(log_keep(ctx, to_ctx(ctx, d), to_ctx(ctx, q))
+                       for d, q in zip(delta, keep, strict=True))
     return with_leak(ctx, log_all, pure)
 
 
@@ -144,7 +148,7 @@ hetero_delta_result = Result(
     r"\delta_g=1-\prod(1-\delta_i)+\prod(1-\delta_i)\sum_{S}\frac{\big[e^{\sum_{S}\varepsilon_i}"
     r"-e^{\varepsilon_g}e^{\sum_{\bar S}\varepsilon_i}\big]_+}{\prod(1+e^{\varepsilon_i})}",
     (_PARAMS[0], nonneg("eps_g", "0.3", "composed epsilon"), _PARAMS[1]), hetero_delta,
-    precondition=_check, prepare=_prepare,
+    precondition=_check, prepare=_prepare, exact_inputs=True,
     notes=f"Exact by enumeration over distinct epsilons, limited to {MAX_TERMS} loss values "
           "(MV16 show the general problem is #P-complete).")
 
@@ -171,7 +175,8 @@ def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
         target = 1 - (1 - delta_g) / keep                           # the pure part
     else:
         target = (delta_g + expm1(mp, log_all)) / keep
-    pairs = sorted(_support(mp, groups), key=lambda lw: -lw[0])
+    pairs = sorted(((to_ctx(mp, loss), w) for loss, w in _support(mp, groups)),
+                   key=lambda lw: -lw[0])
     heads = tails = mp.zero
     for idx, (loss, w) in enumerate(pairs):
         if loss <= 0:
