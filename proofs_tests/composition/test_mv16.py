@@ -22,7 +22,7 @@ from mpmath import mp
 from proofs_tests.composition_support import brute_force_delta, q, small_eps
 from proofs_tests.profiles import share
 from reference import DomainError, certified
-from reference.core.numeric import Interval, exact
+from reference.core.numeric import Interval, exact, to_ctx
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.kov15_heterogeneous import kov_heterogeneous
@@ -237,3 +237,29 @@ def test_hetero_at_the_kink_of_the_largest_loss(eps: list[Fraction], below: Frac
         exact_value = weight * -(-_arb(below)).expm1()
         assert bool(_arb(lo) <= exact_value) and bool(exact_value <= _arb(hi))
     assert hi - lo <= lo * Fraction(1, 2**150)
+
+
+@covers("MV16:Thm1.5")
+@pytest.mark.parametrize(("delta", "delta_g"), [
+    ([Fraction(1, 10), Fraction(0)], Fraction(1, 5)),          # keep = 0.9: the expm1 form
+    ([Fraction(1, 2), Fraction(3, 5)], Fraction(41, 50)),      # keep = 0.2: the 1 - form
+    # 1 - (1 - delta_g)/keep would cancel 100 bits here (delta_g, 1 - keep ~ 1e-30)
+    ([Fraction(1, 10**30), Fraction(0)], Fraction(2, 10**30)),
+])
+def test_hetero_inverse_with_delta_is_the_pure_inverse_at_the_rr_target(
+        delta: list[Fraction], delta_g: Fraction) -> None:
+    """delta_g = 1 - K + K S(eps_g), K = prod(1 - delta_i): the inverse at delta_g equals the
+    pure inverse at t = (delta_g - 1 + K)/K (exact); the brackets meet, and the solver's own
+    point (``core``, before the certificate walks from it) is within 2^-(prec - 20) of them."""
+    eps = [Fraction(1, 5), Fraction(1, 3)]
+    K = (1 - delta[0]) * (1 - delta[1])
+    t = (delta_g - 1 + K) / K
+    cert = hetero_epsilon_result(eps=eps, delta_g=delta_g, delta=delta)
+    pure = hetero_epsilon_result(eps=eps, delta_g=t)
+    lo, hi = max(q(cert.lo), q(pure.lo)), min(q(cert.hi), q(pure.hi))
+    assert 0 < lo <= hi      # delta_g below its value at eps_g = 0: a positive inverse
+    with mp.workdps(50):
+        bits = mp.prec
+        guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
+                                             [to_ctx(mp, d) for d in delta]))
+    assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
