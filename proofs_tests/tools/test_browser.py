@@ -1,6 +1,6 @@
 """The docs site in a real browser: math renders, nothing leaves the site, no link is broken.
 
-The strictly built site (``build/site``, the ``site`` fixture of conftest.py) is served on
+The strictly built site (the ``site`` fixture of conftest.py) is served on
 127.0.0.1 by :mod:`http.server` in a thread and every page is opened in headless Chromium
 (Debian's ``chromium``, driven by Playwright; ``.ci/run`` installs it).  For each page:
 

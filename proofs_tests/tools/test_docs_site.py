@@ -247,7 +247,7 @@ def build(docs: Path, out: Path) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
-# The ``site`` fixture (the strict build into build/site, once per session, shared with
+# The ``site`` fixture (the strict build, once per session, shared with
 # test_browser.py) is in conftest.py.
 
 
