@@ -140,3 +140,19 @@ def test_inverse_with_delta_is_the_pure_inverse_at_the_rr_target(
         guess = frac(optimal_epsilon.core(mp, to_ctx(mp, eps), k, to_ctx(mp, delta_g),
                                           to_ctx(mp, delta)))
     assert abs(guess - lo) <= lo * F(1, 2 ** (bits - 20))
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize("delta_g", [F(1, 10**30), F(3, 10**30)])
+def test_the_solver_point_at_a_tiny_eps(delta_g: Fraction) -> None:
+    """eps = 1e-30, k = 100: the solver's A_m - e^eps_g B_m cancels about 100 bits (A_m and
+    B_m agree to eps), which the small-eps guard bits pay for; its point is within
+    2^-(prec - 20) of the certified inverse (without those bits: 2^-123 at 50 digits)."""
+    eps, k = F(1, 10**30), 100
+    cert = optimal_epsilon(eps=eps, k=k, delta_g=delta_g)
+    lo, hi = frac(cert.lo), frac(cert.hi)
+    assert 0 < lo and hi - lo <= lo * F(1, 2**150)
+    with mp.workdps(50):
+        bits = mp.prec
+        guess = frac(optimal_epsilon.core(mp, to_ctx(mp, eps), k, to_ctx(mp, delta_g), mp.zero))
+    assert abs(guess - lo) <= lo * F(1, 2 ** (bits - 20))
