@@ -167,8 +167,6 @@ def hetero_epsilon(ctx: Ctx, eps: Any, delta_g: MPF, delta: list[MPF]) -> MPF:
     0.0797888542
     """
     groups = groups_of(tuple(exact(e, "eps", "MV16:Thm1.5") for e in eps))
-    if any(not d < 1 for d in delta):   # a delta within an ulp of 1 rounded up: target lost
-        return mp.fsum(n * to_ctx(mp, e) for e, n in groups)   # valid start (largest loss)
     log_all = mp.fsum(log1p(mp, -d) for d in delta) if delta else mp.zero
     keep = mp.exp(log_all)
     if keep < 0.5:   # 1 - delta_g is exact in mp there; expm1(log_all) would cancel with it
