@@ -14,6 +14,7 @@ import dataclasses
 from fractions import Fraction
 
 import flint
+import mpmath
 import pytest
 
 from proofs_tests.tct.test_oracle import highs_q
@@ -229,3 +230,16 @@ def test_the_witness_proves_eps_at_every_precision(digits: int) -> None:
     assert hi - lo < F(1, 10**digits)
     # e^0 = 1 exactly: w = 1 is proven, 1 + 10**-30 refused
     assert at_most_exp(F(1), F(0)) and not at_most_exp(F(1) + F(1, 10**30), F(0))
+
+
+@pytest.mark.parametrize(("digits", "proven"), [(15000, True), (20100, False)])
+def test_at_most_exp_up_to_its_digit_limit(digits: int, proven: bool) -> None:
+    """w = e truncated to ``digits`` decimals (below e, within 10**-digits): the enclosures
+    of e double from 60 digits to 15360, the last allowed by CHECK_MAX_DIGITS = 20000, so
+    10**-15000 is still proven and 10**-20100 is left unproven (False, not a guess); the
+    truncation plus 10**-digits is above e, refused either way."""
+    with mpmath.workdps(digits + 30):
+        scaled = int(mpmath.floor(mpmath.e * mpmath.mpf(10) ** digits))
+    w = F(scaled, 10**digits)
+    assert at_most_exp(w, F(1)) is proven
+    assert at_most_exp(w + F(1, 10**digits), F(1)) is False
