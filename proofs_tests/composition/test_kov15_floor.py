@@ -13,11 +13,17 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, ctx, fmpq
+from mpmath import iv
 
 from reference import DomainError, precision
-from reference.core.numeric import exact
+from reference.core.numeric import endpoints, exact, get_dps, working
 from reference.results import covers
-from reference.results.composition.kov15 import check_above_floor, optimal_epsilon
+from reference.results.composition.kov15 import (
+    check_above_floor,
+    exact_log_keep,
+    leak,
+    optimal_epsilon,
+)
 
 
 def _q(x: Fraction) -> arb:
@@ -85,3 +91,17 @@ def test_a_huge_target_is_named_from_ten_thousand_bits(bits: int, named: bool) -
         check_above_floor(target, [Fraction(1, 2)], 1, WHERE, FORMULA)
     assert ("-bit denominator" in str(err.value)) is named
     assert ("Fraction(1, " in str(err.value)) is not named
+
+
+@covers("KOV15:Thm3.3")
+def test_a_target_at_the_upper_end_of_the_floor_enclosure_is_too_close() -> None:
+    """The precondition encloses the floor 1 - (1/3)^3 (at the working precision, from
+    logarithms); a target equal to that enclosure's upper end is above the floor but not
+    resolved from it: refused as too close (decided exactly), not accepted."""
+    delta, k = Fraction(2, 3), 3
+    with working(iv, get_dps()):
+        floor = endpoints(leak(iv, k * iv.fsum([exact_log_keep(iv, delta)])))
+    target = exact(floor.hi, "floor", "test")
+    assert target > 1 - (1 - delta) ** k
+    with pytest.raises(DomainError, match="by less than the working precision resolves"):
+        check_above_floor(target, [delta], k, WHERE, FORMULA)
