@@ -17,6 +17,11 @@ def arb_ends(x: object) -> tuple[Fraction, Fraction]:
     return out[0] - out[1], out[0] + out[1]
 
 
+def arb_q(x: Fraction) -> flint.arb:
+    """The rational ``x`` as an arb ball (exact when it fits the precision, else rounded)."""
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
 def frac(x: object) -> Fraction:
     """The exact value of an mpf (all its bits, not rounded to the current mp precision)."""
     sign, man, exp, _ = x._mpf_  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ import flint
 import pytest
 from mpmath import mp
 
-from proofs_tests.arb_support import arb_ends, frac
+from proofs_tests.arb_support import arb_ends, arb_q, frac
 from reference.core.numeric import to_ctx
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
@@ -38,7 +38,7 @@ def arb_optimal_delta(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
     old = flint.ctx.prec
     flint.ctx.prec = bits + 4 * k.bit_length() + K.denominator.bit_length() + 200
     try:
-        e = flint.arb(flint.fmpq(eps.numerator, eps.denominator))
+        e = arb_q(eps)
         p = 1 / (1 + (-e).exp())              # e^eps / (1 + e^eps)
         q = 1 / (1 + e.exp())
         total = flint.arb(0)
@@ -46,10 +46,9 @@ def arb_optimal_delta(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
             gap = (k - 2 * j) * eps - eps_g
             if gap <= 0:
                 break
-            g = flint.arb(flint.fmpq(gap.numerator, gap.denominator))
+            g = arb_q(gap)
             total += math.comb(k, j) * p ** (k - j) * q ** j * -(-g).expm1()
-        value = flint.arb(flint.fmpq((1 - K).numerator, (1 - K).denominator)) \
-            + flint.arb(flint.fmpq(K.numerator, K.denominator)) * total
+        value = arb_q(1 - K) + arb_q(K) * total
         lo, hi = arb_ends(value)
         assert hi - lo < lo * F(1, 2**bits) and hi - lo < (1 - hi) * F(1, 2**bits)
         return lo, hi

@@ -17,6 +17,7 @@ import flint
 import mpmath
 import pytest
 
+from proofs_tests.arb_support import arb_q
 from proofs_tests.tct.test_oracle import highs_q
 from reference import DomainError, precision
 from reference.results.tct.base import ratio_bracket
@@ -176,11 +177,7 @@ def test_the_enclosure_at_an_irrational_ratio_is_two_sided() -> None:
     try:
         w = flint.arb(1).exp()
         exact_q = flint.arb(1) / 4 / (1 - (w / 2 - flint.arb(3) / 4) / (w - 1))
-
-        def arb_of(x: Fraction) -> flint.arb:
-            return flint.arb(flint.fmpq(x.numerator, x.denominator))
-
-        assert arb_of(enc.lo) < exact_q < arb_of(enc.hi)
+        assert arb_q(enc.lo) < exact_q < arb_q(enc.hi)
     finally:
         flint.ctx.prec = old
 
