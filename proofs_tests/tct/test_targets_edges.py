@@ -1,6 +1,7 @@
 """Edges of the registered target results (CL23 Def 2.1, Lemma A.1, Cor A.3): the outcome
 limit, target index 0, the enclosure over the bracket of ``e^eps``, the mixture exactly at
-``delta_min`` and the two refusals below it.
+``delta_min``, the two refusals below it, and the mixture of a pure pair at ``delta = 0``
+(masses down to subnormals, where the old difference of lifted masses divided 0 by 0).
 
 Expected values are derived by hand in each test (exact rationals, or mpmath at 100 digits
 on a closed form derived from the definition, with ``expm1`` against cancellation).
@@ -11,8 +12,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from mpmath import mp
+from hypothesis import example, given
+from hypothesis import strategies as st
+from mpmath import libmp, mp
 
+from proofs_tests.arb_support import frac
 from proofs_tests.tct_support import log
 from reference import DomainError
 from reference.results import covers
@@ -131,3 +135,46 @@ def test_mixture_refusals_below_the_smallest_delta() -> None:
                 res(P=P, Q=Q, eps=eps, delta=delta)
         with pytest.raises(DomainError, match="within the working precision"):
             res(P=P, Q=Q, eps=log(F(2)), delta=0)
+
+
+_TINY = F(6032057205060441, 2**1074)  # a subnormal double, exactly
+_WEIGHTS = st.one_of(st.sampled_from([F(0), F(1), _TINY, F(10) ** -300, F(1, 3)]),
+                     st.fractions(F(0), F(10), max_denominator=10**6))
+
+
+@covers("CL23:LemA.1", "CL23:CorA.3")
+@given(st.lists(st.tuples(_WEIGHTS, _WEIGHTS), min_size=2, max_size=5))
+@example([(F(1), F(1)), (F(1), F(1)), (F(0), F(0)), (F(10) ** -300 / 2, F(10) ** -300)])
+@example([(F(1), F(1)), (F(1), F(1)), (F(0), F(0)), (_TINY, _TINY * 2)])
+def test_pure_pair_at_delta_zero_is_its_own_mixture(pairs: list[tuple[Fraction, Fraction]],
+                                                    ) -> None:
+    """At ``delta = 0`` a pair with ``P <= e^eps Q`` and ``Q <= e^eps P`` can only split as
+    ``N0 = P``, ``N1 = Q``, ``e0 = e1 = 0`` (the failure parts are non-negative of mass
+    0).  The laws are the drawn weights normalised, zero where both weights are zero (else
+    the pair is not pure), with ``eps`` a rational above ``ln`` of the largest exact ratio.
+    Each part's enclosure holds the exact value (compared exactly) and is tight: relative to
+    it, or for the e-parts (0, computed as ``(P - Q)_+ (1 - l)`` with ``l`` enclosed next to
+    1) relative to ``|P - Q|``.  The first example divided 0 by 0 before the fix (plain:
+    ZeroDivisionError; certified: every enclosure [-inf, inf])."""
+    pairs = [(a, b) if a and b else (F(0), F(0)) for a, b in pairs]
+    sa, sb = sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    if sa == 0:
+        return
+    P = [a / sa for a, _ in pairs]
+    Q = [b / sb for _, b in pairs]
+    ratio = max(max(p / q, q / p) for p, q in zip(P, Q, strict=True) if p)
+    with mp.workdps(30):
+        eps = F(str(mp.log(mp.mpf(ratio.numerator) / ratio.denominator))) + F(1, 100)
+    gaps = [abs(p - q) for p, q in zip(P, Q, strict=True)]  # e = (P - Q)_+ (1 - l), l ~ 1
+    bits = mp.prec  # the plain value's precision: it lies in the enclosure rounded outward
+    for res in (mixture, algorithm_decomposition):
+        m = res.certified(P=P, Q=Q, eps=eps, delta=0)
+        plain = res(P=P, Q=Q, eps=eps, delta=0)
+        for got, flat, want in zip(m, plain, (P, Q, [F(0)] * len(P), [F(0)] * len(P)),
+                                   strict=True):
+            for g, v, x, gap in zip(got, flat, want, gaps, strict=True):
+                assert frac(g.lo) <= x <= frac(g.hi)
+                lo = mp.make_mpf(libmp.mpf_pos(g.lo._mpf_, bits, libmp.round_floor))
+                hi = mp.make_mpf(libmp.mpf_pos(g.hi._mpf_, bits, libmp.round_ceiling))
+                assert lo <= v <= hi
+                assert frac(g.hi) - frac(g.lo) <= max(x, gap) * F(1, 10**13)

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
-from reference.core.numeric import MPF, Ctx, ctx_min, exp, is_interval, to_ctx
+from reference.core.numeric import MPF, Ctx, ctx_min, expm1, is_interval, to_ctx
 from reference.core.params import Param, distribution, unit_closed_open
 from reference.results.privacy_loss.rruv16 import ctx_max
 from reference.results.privacy_loss.rswr23 import hockey_stick_divergence
@@ -238,31 +238,39 @@ def explicit_mixture(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps
                           "smallest delta; raise reference.precision", where)
     m = [min(a, b) for a, b in zip(P, Q, strict=True)]
     mass = sum(m, ZERO)
-    w = exp(ctx, to_ctx(ctx, eps))
     if mass >= keep:
-        n0 = [to_ctx(ctx, x * keep / mass) for x in m]
-        n1 = list(n0)
+        n = [x * keep / mass for x in m]
+        common = [to_ctx(ctx, x) for x in n]
+        parts0 = (common, [to_ctx(ctx, p - x) for p, x in zip(P, n, strict=True)])
+        parts1 = (common, [to_ctx(ctx, q - x) for q, x in zip(Q, n, strict=True)])
     else:
-        n0 = _lower(ctx, P, Q, m, w, keep)
-        n1 = _lower(ctx, Q, P, m, w, keep)
-    e0 = tuple(to_ctx(ctx, p) - x for p, x in zip(P, n0, strict=True))
-    e1 = tuple(to_ctx(ctx, q) - x for q, x in zip(Q, n1, strict=True))
-    return Mixture(tuple(x / to_ctx(ctx, keep) for x in n0),
-                   tuple(x / to_ctx(ctx, keep) for x in n1), e0, e1)
+        g = expm1(ctx, to_ctx(ctx, eps))
+        parts0 = _lower(ctx, P, Q, g, keep - mass)
+        parts1 = _lower(ctx, Q, P, g, keep - mass)
+    scale = to_ctx(ctx, keep)
+    return Mixture(tuple(x / scale for x in parts0[0]), tuple(x / scale for x in parts1[0]),
+                   tuple(parts0[1]), tuple(parts1[1]))
 
 
 def _hs(P: Sequence[Fraction], Q: Sequence[Fraction], w: Fraction) -> Fraction:
     return sum((max(ZERO, p - w * q) for p, q in zip(P, Q, strict=True)), ZERO)
 
 
-def _lower(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], m: Sequence[Fraction],
-           w: MPF, keep: Fraction) -> list[MPF]:
-    """``m + l (min(P, w Q) - m)`` with ``l`` giving total mass ``keep``."""
-    a = [ctx_min(ctx, to_ctx(ctx, p), w * to_ctx(ctx, q)) for p, q in zip(P, Q, strict=True)]
-    mc = [to_ctx(ctx, x) for x in m]
-    extra = ctx.fsum(x - y for x, y in zip(a, mc, strict=True))
-    lam = (to_ctx(ctx, keep) - ctx.fsum(mc)) / extra
-    return [y + lam * (x - y) for x, y in zip(a, mc, strict=True)]
+def _lower(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], g: MPF,
+           short: Fraction) -> tuple[list[MPF], list[MPF]]:
+    """``n = m + l (min(P, w Q) - m)`` of total mass ``keep``, and ``e = P - n``.
+
+    Written without cancellation: where ``d = P - Q > 0``, ``min(P, w Q) - m =
+    min(d, (w - 1) Q)`` with ``d`` exact and ``w - 1 = expm1(eps)`` (``g``); elsewhere it is
+    0.  ``short = keep - sum m > 0`` is exact, and so is each ``e = d_+ - l t``'s ``d_+``.
+    """
+    d = [p - q for p, q in zip(P, Q, strict=True)]
+    t = [ctx_min(ctx, to_ctx(ctx, x), g * to_ctx(ctx, q)) if x > 0 else ctx.zero
+         for x, q in zip(d, Q, strict=True)]
+    lam = to_ctx(ctx, short) / ctx.fsum(t)
+    n = [to_ctx(ctx, min(p, q)) + lam * y for p, q, y in zip(P, Q, t, strict=True)]
+    e = [to_ctx(ctx, max(x, ZERO)) - lam * y for x, y in zip(d, t, strict=True)]
+    return n, e
 
 
 @exact_result("CL23:CorA.3", title="Decomposition of an approximate-DP algorithm's outputs",
