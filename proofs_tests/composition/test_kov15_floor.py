@@ -31,9 +31,12 @@ def _q(x: Fraction) -> arb:
 
 
 @covers("KOV15:Thm3.3")
-@pytest.mark.parametrize("keep", [Fraction(2) ** -299, Fraction(5, 4) * Fraction(2) ** -300])
+@pytest.mark.parametrize("keep", [Fraction(2) ** -299, Fraction(5, 4) * Fraction(2) ** -300,
+                                  Fraction(2) ** -300])
 def test_inverse_just_above_the_limit_is_certified(keep: Fraction) -> None:
-    """(1-delta) = 2**-299 and 1.25 * 2**-300: the certificate brackets log((e^2 - 1)/2)."""
+    """(1-delta) = 2**-299, 1.25 * 2**-300 and exactly 2**-300 (the limit itself, decided
+    exactly: its log's enclosure straddles ``-300 ln 2``; refused before): the certificate
+    brackets log((e^2 - 1)/2)."""
     with precision(400):
         cert = optimal_epsilon(eps=2, k=1, delta=1 - keep, delta_g=1 - keep / 2)
     assert cert.holds
@@ -53,6 +56,33 @@ def test_inverse_just_below_the_limit_is_a_domain_error(keep: Fraction) -> None:
 
 
 WHERE, FORMULA = "test", "1-(1-delta)^k"
+
+
+@covers("KOV15:Thm3.3")
+def test_the_limit_too_close_to_decide_is_named() -> None:
+    """``1 - delta = 2**-300 (1 + 3**-(10**6))``: above the limit by less than 400 digits'
+    logs resolve, and the exact product would exceed ``_EXACT_BITS`` (its size is about
+    3.2e6 bits): refused as undecided, not as "below 2**-300"."""
+    keep = Fraction(2) ** -300 * (1 + Fraction(1, 3 ** 10**6))
+    with precision(400), pytest.raises(DomainError, match=r"too close to 2\*\*-300 .* to decide"):
+        check_above_floor(1 - keep / 2, [1 - keep], 1, WHERE, FORMULA)
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("k", "ok"), [(2, True), (3, True), (2, False), (3, False)])
+def test_the_limit_is_decided_exactly_for_a_power(k: int, ok: bool) -> None:
+    """``(1-delta)^k`` exactly ``2**-300`` (k = 2: delta = 1 - 2**-150; k = 3:
+    ``1 - delta = 2**-100``) passes the limit check; with ``1 - delta`` smaller by a factor
+    ``1 - 10**-100`` (below the limit by a relative ``k 10**-100``, unresolved at 400
+    digits' logs too) it is refused."""
+    keep = Fraction(2) ** (-300 // k) * (1 if ok else 1 - Fraction(1, 10**100))
+    args = (1 - keep**k / 2, [1 - keep], k, WHERE, FORMULA)
+    with precision(400):
+        if ok:
+            check_above_floor(*args)
+        else:
+            with pytest.raises(DomainError, match="cannot reach eps_g"):
+                check_above_floor(*args)
 
 
 @covers("KOV15:Thm3.3")

@@ -191,8 +191,14 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         log_all = powers * iv.fsum(exact_log_keep(iv, d) for d in deltas if d)
         floor = endpoints(leak(iv, log_all))
         if exact(floor.hi, "floor", where) < target:
-            if endpoints(log_all).lo >= -_FLOOR_BITS * log(iv, 2):
+            decided = _at_least_least_prod(log_all, deltas, powers)
+            if decided:
                 return
+            if decided is None:
+                raise DomainError("delta", ", ".join(f"1 - {mp.nstr(to_ctx(mp, 1 - d), 8)}"
+                                                    for d in deltas),
+                                  f"gives {formula[2:]} too close to 2**-{_FLOOR_BITS} (the "
+                                  "smallest the inverse is certified for) to decide", where)
             raise DomainError("delta_g", shown_target, f"is above {formula}, but {formula[2:]} < "
                               f"2**-{_FLOOR_BITS}: the inverse's search starts from a point "
                               "solved with delta_g rounded to the working precision and "
@@ -217,6 +223,22 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         keep *= 1 - d
     raise DomainError("delta_g", shown_target, below if 1 - target >= keep**powers else close,
                       where)
+
+
+def _at_least_least_prod(log_all: MPF, deltas: Sequence[Fraction], powers: int) -> bool | None:
+    """``prod(1 - delta_i)^powers >= 2**-_FLOOR_BITS``, from the enclosure of its log, or
+    exactly when that straddles the limit (a product of exactly ``2**-300`` is accepted);
+    None when the exact product would exceed ``_EXACT_BITS``."""
+    ends, limit = endpoints(log_all), endpoints(-_FLOOR_BITS * log(iv, 2))
+    if ends.lo >= limit.hi or ends.hi < limit.lo:
+        return bool(ends.lo >= limit.hi)
+    if powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas) \
+            > _EXACT_BITS:
+        return None
+    keep = Fraction(1)
+    for d in deltas:
+        keep *= 1 - d
+    return bool(keep**powers * 2**_FLOOR_BITS >= 1)
 
 
 def _floor_check(values: Mapping[str, Any], where: str) -> None:
