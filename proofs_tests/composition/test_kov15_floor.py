@@ -12,9 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
 from mpmath import iv
 
+from proofs_tests.arb_support import arb_q
 from reference import DomainError, precision
 from reference.core.numeric import endpoints, exact, get_dps, working
 from reference.results import covers
@@ -24,10 +25,6 @@ from reference.results.composition.kov15 import (
     leak,
     optimal_epsilon,
 )
-
-
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 @covers("KOV15:Thm3.3")
@@ -43,7 +40,7 @@ def test_inverse_just_above_the_limit_is_certified(keep: Fraction) -> None:
     with ctx.workprec(2000):
         root = ((arb(2).exp() - 1) / 2).log()
         lo, hi = exact(cert.lo, "lo", "t"), exact(cert.hi, "hi", "t")
-        assert bool(_q(lo) <= root) and bool(root <= _q(hi))
+        assert bool(arb_q(lo) <= root) and bool(root <= arb_q(hi))
         assert hi - lo < Fraction(1, 10**40)
 
 

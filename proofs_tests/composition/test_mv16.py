@@ -14,11 +14,12 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.arb_support import arb_q
 from proofs_tests.composition_support import brute_force_delta, q, small_eps
 from proofs_tests.profiles import share
 from reference import DomainError, certified
@@ -125,23 +126,19 @@ TINY = Fraction(2) ** -1074
 SLACK = Fraction(1, 10**48)    # rounding of a 50-digit point value near 1
 
 
-def _arb(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
-
-
 def _mv_complement(eps: list[Fraction], eps_g: Fraction, delta: list[Fraction]) -> arb:
     pure = arb(0)
     for inside in itertools.product([False, True], repeat=len(eps)):
         a = sum((x for x, s in zip(eps, inside, strict=True) if s), Fraction(0))
         b = sum((x for x, s in zip(eps, inside, strict=True) if not s), Fraction(0))
         if a - b > eps_g:
-            pure += _arb(a).exp() - _arb(eps_g + b).exp()
+            pure += arb_q(a).exp() - arb_q(eps_g + b).exp()
     for x in eps:
-        pure /= 1 + _arb(x).exp()
+        pure /= 1 + arb_q(x).exp()
     keep = Fraction(1)
     for d in delta:
         keep *= 1 - d
-    return _arb(keep) * (1 - pure)
+    return arb_q(keep) * (1 - pure)
 
 
 def _check_mv_forward(eps: list[Any], eps_g: Any, delta: list[Fraction]) -> Interval:
@@ -151,7 +148,7 @@ def _check_mv_forward(eps: list[Any], eps_g: Any, delta: list[Fraction]) -> Inte
     assert lo - SLACK <= q(value) <= hi + SLACK
     with ctx.workprec(3000):
         comp = _mv_complement([q(e) for e in eps], q(eps_g), delta)
-        assert bool(_arb(1 - hi) <= comp) and bool(comp <= _arb(1 - lo)), (enc, comp)
+        assert bool(arb_q(1 - hi) <= comp) and bool(comp <= arb_q(1 - lo)), (enc, comp)
     return enc
 
 
@@ -183,8 +180,8 @@ def test_hetero_inverse_near_one() -> None:
                                  delta=[1 - Fraction(2) ** -100, Fraction(1, 2)])
     assert cert.holds
     with ctx.workprec(3000):
-        root = ((_arb(Fraction(2)).exp() - 1) / 2).log()
-        assert bool(_arb(q(cert.lo)) <= root) and bool(root <= _arb(q(cert.hi)))
+        root = ((arb_q(Fraction(2)).exp() - 1) / 2).log()
+        assert bool(arb_q(q(cert.lo)) <= root) and bool(root <= arb_q(q(cert.hi)))
     assert q(cert.hi) - q(cert.lo) <= Fraction(1, 10**40)
 
 
@@ -233,9 +230,9 @@ def test_hetero_at_the_kink_of_the_largest_loss(eps: list[Fraction], below: Frac
     with ctx.workprec(3000):
         weight = arb(1)
         for x in eps:
-            weight /= 1 + (-_arb(x)).exp()
-        exact_value = weight * -(-_arb(below)).expm1()
-        assert bool(_arb(lo) <= exact_value) and bool(exact_value <= _arb(hi))
+            weight /= 1 + (-arb_q(x)).exp()
+        exact_value = weight * -(-arb_q(below)).expm1()
+        assert bool(arb_q(lo) <= exact_value) and bool(exact_value <= arb_q(hi))
     assert hi - lo <= lo * Fraction(1, 2**150)
 
 

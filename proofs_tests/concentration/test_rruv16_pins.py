@@ -11,11 +11,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs_tests.arb_support import frac
+from proofs_tests.arb_support import arb_q, frac
 from reference import DomainError
 from reference.core.model import Result
 from reference.results import covers
@@ -36,14 +36,10 @@ unit = st.fractions(Fraction(1, 10**6), Fraction(999, 1000), max_denominator=10*
 at_least_one = st.fractions(1, 100, max_denominator=1000)
 
 
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
-
-
 def _pinned(value: object, want: arb) -> bool:
     """The mpf ``value`` lies within a relative 1e-40 of the arb ball ``want``."""
-    got = _q(frac(value))
-    slack = abs(want) * _q(TOL)
+    got = arb_q(frac(value))
+    slack = abs(want) * arb_q(TOL)
     return bool(want - slack <= got) and bool(got <= want + slack)
 
 
@@ -53,8 +49,8 @@ def test_thm41_is_the_printed_threshold(B2: Fraction, beta: Fraction, delta: Fra
     """sqrt((B^2 + beta)(2 + log(B^2/beta + 1)) log(1/delta))."""
     got = self_normalized_threshold(B2=B2, beta=beta, delta=delta)
     with ctx.workprec(300):
-        b, be = _q(B2), _q(beta)
-        want = ((b + be) * (2 + (b / be + 1).log()) * (1 / _q(delta)).log()).sqrt()
+        b, be = arb_q(B2), arb_q(beta)
+        want = ((b + be) * (2 + (b / be + 1).log()) * (1 / arb_q(delta)).log()).sqrt()
         assert _pinned(got, want)
 
 
@@ -64,8 +60,8 @@ def test_thm44_is_the_printed_threshold(U2: Fraction, x: Fraction, delta: Fracti
     """sqrt((U^2/4 + x)(2 + log(U^2/(4x) + 1)) log(1/delta))."""
     got = martingale_threshold(U2=U2, x=x, delta=delta)
     with ctx.workprec(300):
-        u, xx = _q(U2), _q(x)
-        want = ((u / 4 + xx) * (2 + (u / (4 * xx) + 1).log()) * (1 / _q(delta)).log()).sqrt()
+        u, xx = arb_q(U2), arb_q(x)
+        want = ((u / 4 + xx) * (2 + (u / (4 * xx) + 1).log()) * (1 / arb_q(delta)).log()).sqrt()
         assert _pinned(got, want)
 
 
@@ -75,8 +71,8 @@ def test_thm42_is_the_printed_bound(s: Fraction, t: Fraction) -> None:
     """2 sqrt(e) (1 + 2 s log t) e^{-s^2/2}."""
     got = window_tail(s=s, t=t)
     with ctx.workprec(300):
-        ss = _q(s)
-        want = 2 * arb(1).exp().sqrt() * (1 + 2 * ss * _q(t).log()) * (-ss * ss / 2).exp()
+        ss = arb_q(s)
+        want = 2 * arb(1).exp().sqrt() * (1 + 2 * ss * arb_q(t).log()) * (-ss * ss / 2).exp()
         assert _pinned(got, want)
 
 
@@ -86,10 +82,11 @@ def test_thm45_is_the_printed_bound(beta: Fraction, t: Fraction, U2: Fraction) -
     """2 sqrt(e) (beta + 2 log(t) sqrt(0.74 beta)) and sqrt(U^2/2 log(1/beta))."""
     got = window_bound(beta=beta, t=t, U2=U2)
     with ctx.workprec(300):
-        b = _q(beta)
-        want = 2 * arb(1).exp().sqrt() * (b + 2 * _q(t).log() * (_q(Fraction(74, 100)) * b).sqrt())
+        b = arb_q(beta)
+        root = (arb_q(Fraction(74, 100)) * b).sqrt()
+        want = 2 * arb(1).exp().sqrt() * (b + 2 * arb_q(t).log() * root)
         assert _pinned(got.bound, want)
-        assert _pinned(got.threshold, (_q(U2) / 2 * (1 / b).log()).sqrt())
+        assert _pinned(got.threshold, (arb_q(U2) / 2 * (1 / b).log()).sqrt())
 
 
 @covers("RRUV16:Thm4.3")
@@ -108,7 +105,7 @@ def test_lem46_is_the_printed_bound(eps: Fraction) -> None:
     """eps (e^eps - 1)/2."""
     got = loss_mean_bound(eps=eps)
     with ctx.workprec(300):
-        e = _q(eps)
+        e = arb_q(eps)
         assert _pinned(got, e * (e.exp() - 1) / 2)
 
 
@@ -127,7 +124,7 @@ def test_window_parameters_start_at_one() -> None:
     at_one = window_bound(beta="0.1", t=1)
     with ctx.workprec(300):
         assert _pinned(at_one.bound, 2 * arb(1).exp().sqrt() / 10)
-        assert _pinned(at_one.threshold, (_q(Fraction(10)).log() / 2).sqrt())
+        assert _pinned(at_one.threshold, (arb_q(Fraction(10)).log() / 2).sqrt())
 
 
 @covers("RRUV16:Thm4.1", "RRUV16:Thm4.2", "RRUV16:Thm4.3", "RRUV16:Thm4.4", "RRUV16:Thm4.5",

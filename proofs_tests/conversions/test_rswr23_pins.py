@@ -11,19 +11,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import ctx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs_tests.arb_support import frac
+from proofs_tests.arb_support import arb_q, frac
 from reference.core.model import Result
 from reference.results import covers
 from reference.results.conversions import rswr23
 from reference.results.conversions.rswr23 import exponential_mechanism_zcdp
-
-
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 @covers("RSWR23:Lem2.1", "RSWR23:Lem2.2", "RSWR23:Lem2.3-i", "RSWR23:Lem2.3",
@@ -52,8 +48,8 @@ def test_em_level_is_tight_at_two_outcomes(eps: Fraction) -> None:
     is the stated eps^2/8 to the working precision."""
     value = frac(exponential_mechanism_zcdp(eps=eps))
     with ctx.workprec(300):
-        lower = (_q(eps) / 2).cosh().log()
-        upper = lower + _q(eps**4 / 192)
-        slack = _q(eps**2 * Fraction(1, 10**45))
-        assert bool(lower - slack <= _q(value)) and bool(_q(value) <= upper + slack)
+        lower = (arb_q(eps) / 2).cosh().log()
+        upper = lower + arb_q(eps**4 / 192)
+        slack = arb_q(eps**2 * Fraction(1, 10**45))
+        assert bool(lower - slack <= arb_q(value)) and bool(arb_q(value) <= upper + slack)
     assert abs(value - eps**2 / 8) <= eps**2 * Fraction(1, 10**45)

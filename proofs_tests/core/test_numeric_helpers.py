@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.arb_support import arb_q
 from reference import DomainError
 from reference.core.numeric import (
     DEFAULT_DPS,
@@ -149,10 +150,6 @@ def test_interval_record() -> None:
     assert len({box, Interval(mp.mpf(1), mp.mpf(4))}) == 1
 
 
-def _arb(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
-
-
 _TINY = st.sampled_from([Fraction(1, 10**k) for k in (3, 9, 30, 80, 200)]
                         + [Fraction(3, 1000), Fraction(1, 257), Fraction(1, 255)])
 
@@ -168,13 +165,13 @@ def test_expm1_log1p_enclose_the_arb_value_tightly(x: Fraction, sign: int, is_lo
         for lo_arg, hi_arg in ((x, x), (min(x, 2 * x), max(x, 2 * x))):
             arg = iv.mpf((endpoints(to_ctx(iv, lo_arg)).lo, endpoints(to_ctx(iv, hi_arg)).hi))
             lo, hi = ends(f(iv, arg))
-            ref_lo, ref_hi = g(_arb(lo_arg)), g(_arb(hi_arg))
-            assert _arb(lo) < ref_lo and ref_hi < _arb(hi)
+            ref_lo, ref_hi = g(arb_q(lo_arg)), g(arb_q(hi_arg))
+            assert arb_q(lo) < ref_lo and ref_hi < arb_q(hi)
             slack = 2 * (abs(lo) + abs(hi)) * Fraction(1, 10**58)
-            assert _arb(hi - lo) < ref_hi - ref_lo + _arb(slack)
+            assert arb_q(hi - lo) < ref_hi - ref_lo + arb_q(slack)
     with mp.workdps(50):
         point = q(f(mp, to_ctx(mp, x)))
-    assert abs(_arb(point) - g(_arb(x))) < _arb(abs(point) * Fraction(1, 10**48))
+    assert abs(arb_q(point) - g(arb_q(x))) < arb_q(abs(point) * Fraction(1, 10**48))
 
 
 def test_expm1_log1p_at_zero() -> None:

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
-from proofs_tests.arb_support import frac
+from proofs_tests.arb_support import arb_q, frac
 from reference import get
 from reference.core.numeric import endpoints, exp, log
 
@@ -128,15 +128,10 @@ def test_from_two_to_the_minus_eight_the_fine_route_gives_two_ulps(prec: int, si
         g = endpoints(log(iv, iv.mpf(1 + sign * mp.mpf(2) ** -k)))
     finally:
         iv.prec = old
-    for enc, ref in ((e, flint.arb(flint.fmpq(x.numerator, x.denominator)).exp()),
-                     (g, flint.arb(flint.fmpq((1 + x).numerator, (1 + x).denominator)).log())):
+    for enc, ref in ((e, arb_q(x).exp()), (g, arb_q(1 + x).log())):
         lo, hi = frac(enc.lo), frac(enc.hi)
-        assert _arb(lo) < ref < _arb(hi)
+        assert arb_q(lo) < ref < arb_q(hi)
         assert hi - lo <= 2 * abs(hi) / 2 ** (prec - 1)
-
-
-def _arb(q: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
 def test_log_below_one_takes_the_rigorous_route() -> None:
@@ -145,7 +140,7 @@ def test_log_below_one_takes_the_rigorous_route() -> None:
     200,000 points; one miss).  The exact value from python-flint arb at 1024 bits."""
     man = 51519879950141294435138419780218468657368583433232924604924099413014389759977
     flint.ctx.prec = 1024
-    ref = _arb(Fraction(man, 2**256)).log()
+    ref = arb_q(Fraction(man, 2**256)).log()
     old, old_mp = iv.prec, mp.prec
     iv.prec = mp.prec = 256
     try:
@@ -154,5 +149,5 @@ def test_log_below_one_takes_the_rigorous_route() -> None:
     finally:
         iv.prec, mp.prec = old, old_mp
     lo, hi = frac(enc.lo), frac(enc.hi)
-    assert _arb(lo) < ref < _arb(hi)
+    assert arb_q(lo) < ref < arb_q(hi)
     assert hi - lo <= 2 * abs(hi) / 2 ** 255                # two ulps
