@@ -13,13 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 from proofs_tests.profiles import share
 from reference.core.model import Result
 from reference.core.params import Param, real
-from reference.oracle.strategies import boundary_values, extreme_params
+from reference.oracle.strategies import boundary_values, extreme_params, valid_value
 from reference.results import catalogue
 
 RESULTS = catalogue()
@@ -45,3 +46,16 @@ def test_boundary_values_reach_closed_ends_and_stay_inside_open_ones() -> None:
     assert all(0 < v < 1 for v in values) and min(values) < Fraction(1, 10**299)
     unbounded = [Fraction(v) for v in boundary_values(real("x"))]
     assert min(unbounded) < -10**300 and max(unbounded) > 10**300
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(Fraction(1, 10**16), Fraction(10**16)),
+                                        (Fraction(-1, 10), Fraction(1, 10))])
+def test_float_draws_stay_inside_decimal_ends(lo: Fraction, hi: Fraction) -> None:
+    """The double nearest a decimal end can lie outside it (``float(1e-16)`` is
+    9.99...e-17 < 1/10**16; ``float(-0.1) < -1/10``): the float draws start at the nearest
+    double inside.  Before the fix both were drawn (a dev-profile run failed on
+    ``BW18:Thm8-rho`` at rho = 1e-16), and Hypothesis' search finds them at once."""
+    p = Param("x", "real", lo=lo, hi=hi, hi_open=True)
+    with pytest.raises(NoSuchExample):
+        find(valid_value(p), lambda x: not lo <= Fraction(x) < hi,
+             settings=settings(max_examples=share(Fraction(1)), database=None))

@@ -24,8 +24,14 @@ SEQ_MAX = 6
 
 
 def _real(p: Param) -> st.SearchStrategy[float]:
+    """Floats inside the domain: a decimal end (``1e-16``) rounds to a double just outside
+    it, so the ends are the doubles nearest the domain from inside."""
     lo = float(p.lo) if p.lo is not None else -REAL_SPAN
+    if p.lo is not None and Fraction(lo) < p.lo:
+        lo = math.nextafter(lo, math.inf)
     hi = float(p.hi) if p.hi is not None else lo + REAL_SPAN
+    if p.hi is not None and Fraction(hi) > p.hi:
+        hi = math.nextafter(hi, -math.inf)
     return st.floats(lo, hi, exclude_min=p.lo_open or p.lo is None,
                      exclude_max=p.hi_open or p.hi is None, allow_nan=False)
 
