@@ -260,3 +260,52 @@ def test_hetero_inverse_with_delta_is_the_pure_inverse_at_the_rr_target(
         guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
                                              [to_ctx(mp, d) for d in delta]))
     assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
+
+
+@covers("MV16:Thm1.5")
+@pytest.mark.parametrize("delta_g", [Fraction(2, 10**30), Fraction(11, 10**30)])
+def test_solver_point_with_a_tiny_delta_and_a_rare_largest_loss(delta_g: Fraction) -> None:
+    """40 x 0.01 and 40 x 0.02 with delta = (1e-30, 0, ...): the pure target
+    ``t = (delta_g - 1 + K)/K`` is ~1e-30 and the solution sits where the pure curve's slope
+    is ~t, so an absolute error 2^-prec in t (the form ``1 - (1 - delta_g)/K``, which cancels
+    100 bits) moves the point by ~2^-prec / t relatively: the solver's point must be within
+    2^-(prec - 20) of the certified bracket (the cancelling form is 1e-28 off at 50 digits)."""
+    eps = [Fraction(1, 100)] * 40 + [Fraction(1, 50)] * 40
+    delta = [Fraction(1, 10**30)] + [Fraction(0)] * 79
+    cert = hetero_epsilon_result(eps=eps, delta_g=delta_g, delta=delta)
+    lo, hi = q(cert.lo), q(cert.hi)
+    assert 1 < lo <= hi and hi - lo <= lo * Fraction(1, 10**13)
+    with mp.workdps(50):
+        bits = mp.prec
+        guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
+                                             [to_ctx(mp, d) for d in delta]))
+    assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
+
+
+@covers("MV16:Thm1.5-delta")
+@pytest.mark.parametrize(("eps", "eps_g"), [(["3", "2", "1.5"], "0.25"),
+                                            (["2.5", "2.5", "1.25", "1.25"], "0.5")])
+def test_pruned_enumeration_with_epsilons_above_one(eps: list[str], eps_g: str) -> None:
+    """The enumeration drops a partial loss that cannot exceed eps_g even with every later
+    group at its largest (``rest``, the sum of ``n_j eps_j``).  With epsilons above 1 a
+    wrong ``rest`` (``n_j / eps_j``) drops live terms: for (3, 2, 1.5) at 0.25 the losses
+    -3 + 2 + 1.5 = 0.5 > 0.25.  Two-sided against MV16's sum over all subsets."""
+    enc = certified(hetero_delta_result, eps=eps, eps_g=eps_g)
+    ref = brute_force_delta(eps, eps_g)
+    with mp.workdps(60):
+        slack = mp.mpf(10) ** -45
+        assert enc.lo - slack <= ref <= enc.hi + slack
+        assert enc.hi - enc.lo <= ref * mp.mpf(10) ** -13
+
+
+@covers("MV16:Thm1.5-delta")
+def test_zero_epsilons_drop_out_of_the_enumeration() -> None:
+    """A mechanism with eps = 0 releases nothing: 1000 of them next to (1, 2) give the value
+    of (1, 2) alone (the subset sum of MV16 over the two), and they do not count towards
+    the enumeration limit: 10^6 of them next to one eps = 1 pass it (counted as a group of
+    multiplicity 10^6 they would make 2 (10^6 + 1) terms, over the limit)."""
+    enc = certified(hetero_delta_result, eps=["0"] * 1000 + ["1", "2"], eps_g="0.5")
+    ref = brute_force_delta(["1", "2"], "0.5")
+    with mp.workdps(60):
+        assert enc.lo - mp.mpf(10) ** -45 <= ref <= enc.hi + mp.mpf(10) ** -45
+    _check({"eps": (Fraction(0),) * 10**6 + (Fraction(1),), "delta": ()}, "MV16:Thm1.5-delta")
