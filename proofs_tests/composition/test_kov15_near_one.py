@@ -219,3 +219,23 @@ def test_huge_fraction_target_is_named() -> None:
     for res in (optimal_epsilon, kov_grid):
         with pytest.raises(DomainError, match=r"1 - 5\.0e-6001 \(a Fraction"):
             res(eps="0.5", k=60, delta=delta, delta_g=1 - (1 - delta) ** 60 / 2)
+
+
+@covers("KOV15:Thm3.3-grid")
+@pytest.mark.parametrize(("k", "delta", "delta_g", "expected"), [
+    (2, Fraction(3, 4), Fraction(95, 100), 2), (2, Fraction(3, 4), Fraction(97, 100), 0),
+    (3, Fraction(3, 4), Fraction(985, 1000), 3), (3, Fraction(3, 4), Fraction(99, 100), 1),
+    (2, 1 - Fraction(1, 2**20), 1 - Fraction(6, 10) / 2**40, 2),
+    (2, 1 - Fraction(1, 2**20), 1 - Fraction(1, 2) / 2**40, 0),
+])
+def test_grid_with_a_delta_above_one_half(k: int, delta: Fraction, delta_g: Fraction,
+                                          expected: int) -> None:
+    """eps = 1, delta > 1/2 (where ``log(1 - delta)`` is taken from the exact complement):
+    by hand, ``delta_opt(eps_g) = 1 - (1-delta)^k (1 - S)`` with ``S(k eps) = 0``, for k = 2
+    ``S(0) = (e - 1)/(e + 1) = 0.4621``, for k = 3 ``S(1) = e (e - 1)/(e + 1)^2 = 0.3377``.
+    So at delta = 3/4: k = 2 gives 15/16 = 0.9375 at 2 and 0.9664 at 0; k = 3 gives
+    0.984375 at 3 and 0.98965 at 1; at 1 - delta = 2^-20, k = 2: 1 - 0.5379 * 2^-40 at 0.
+    The lattice answer is the smallest lattice point at or below delta_g."""
+    assert kov_grid(eps=1, k=k, delta=delta, delta_g=delta_g) == expected
+    enc = kov_grid.certified(eps=1, k=k, delta=delta, delta_g=delta_g)
+    assert enc.lo == enc.hi == expected
