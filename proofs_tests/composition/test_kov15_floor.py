@@ -66,13 +66,16 @@ def test_the_limit_too_close_to_decide_is_named() -> None:
 
 
 @covers("KOV15:Thm3.3")
-@pytest.mark.parametrize(("k", "ok"), [(2, True), (3, True), (2, False), (3, False)])
-def test_the_limit_is_decided_exactly_for_a_power(k: int, ok: bool) -> None:
-    """``(1-delta)^k`` exactly ``2**-300`` (k = 2: delta = 1 - 2**-150; k = 3:
-    ``1 - delta = 2**-100``) passes the limit check; with ``1 - delta`` smaller by a factor
-    ``1 - 10**-100`` (below the limit by a relative ``k 10**-100``, unresolved at 400
-    digits' logs too) it is refused."""
-    keep = Fraction(2) ** (-300 // k) * (1 if ok else 1 - Fraction(1, 10**100))
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize(("factor", "ok"), [(Fraction(1), True),
+                                            (1 + Fraction(1, 2**1500), True),
+                                            (1 - Fraction(1, 2**1500), False)])
+def test_the_limit_is_decided_exactly_for_a_power(k: int, factor: Fraction, ok: bool) -> None:
+    """``(1-delta)^k`` exactly ``2**-300`` (``1 - delta = 2**(-300/k)``, k = 1, 2, 3), and
+    that times ``1 +- 2**-1500`` (a relative difference below the ~2**-1329 that 400
+    digits' logs resolve, so the exact product decides): at or above the limit passes,
+    below it is refused."""
+    keep = Fraction(2) ** (-300 // k) * factor
     args = (1 - keep**k / 2, [1 - keep], k, WHERE, FORMULA)
     with precision(400):
         if ok:
@@ -80,6 +83,21 @@ def test_the_limit_is_decided_exactly_for_a_power(k: int, ok: bool) -> None:
         else:
             with pytest.raises(DomainError, match="cannot reach eps_g"):
                 check_above_floor(*args)
+
+
+@covers("KOV15:Thm3.3")
+def test_the_limit_is_decided_exactly_up_to_its_size_limit() -> None:
+    """``1 - delta = 2**-300 (1 + 1/N)`` with ``N = 3 * 2**999699 + 1``: delta has exactly
+    ``_EXACT_BITS`` = 2 * 10**6 bits of numerator and denominator, so the straddling
+    enclosure is still decided exactly (accepted); and a product the enclosure decides
+    (``2**-299 (1 + 3**-(10**6))``, 3.2e6 bits) is accepted without the exact route."""
+    keep = Fraction(2) ** -300 * (1 + Fraction(1, 3 * 2**999699 + 1))
+    delta = 1 - keep
+    assert delta.numerator.bit_length() + delta.denominator.bit_length() == 2 * 10**6
+    with precision(400):
+        check_above_floor(1 - keep / 2, [delta], 1, WHERE, FORMULA)
+        big = Fraction(2) ** -299 * (1 + Fraction(1, 3 ** 10**6))
+        check_above_floor(1 - big / 2, [1 - big], 1, WHERE, FORMULA)
 
 
 @covers("KOV15:Thm3.3")
