@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, ctx
-from mpmath import iv
+from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_q
 from reference import DomainError, precision
-from reference.core.numeric import endpoints, exact, get_dps, working
+from reference.core.numeric import endpoints, exact, get_dps, log, working
 from reference.results import covers
 from reference.results.composition.kov15 import (
     check_above_floor,
@@ -83,6 +83,33 @@ def test_the_limit_is_decided_exactly_for_a_power(k: int, factor: Fraction, ok: 
         else:
             with pytest.raises(DomainError, match="cannot reach eps_g"):
                 check_above_floor(*args)
+
+
+def _keeps_touching_the_limit() -> list[Fraction]:
+    """Products ``1 - delta`` (dyadic: ``e^x`` for ``x`` a fraction of an ulp above the
+    upper end of ``-300 ln 2``'s enclosure at the working precision) whose log's enclosure
+    has its lower end exactly at that upper end."""
+    with working(iv, get_dps()):
+        limit = endpoints(-300 * log(iv, 2))
+        with mp.workprec(iv.prec + 200):
+            ulp = mp.ldexp(1, int(mp.mag(limit.hi)) - iv.prec)
+            keeps = [exact(mp.exp(mp.mpf(limit.hi) + j * ulp / 8), "keep", "test")
+                     for j in range(1, 9)]
+            return [keep for keep in keeps
+                    if endpoints(exact_log_keep(iv, 1 - keep)).lo == limit.hi]
+
+
+@covers("KOV15:Thm3.3")
+def test_a_log_enclosure_touching_the_limit_from_above_is_accepted() -> None:
+    """A product whose log's enclosure starts exactly at the upper end of ``-300 ln 2``'s is
+    above ``2**-300`` (its log is at least that end, which is above the irrational
+    ``-300 ln 2``): accepted (a ``>`` for the ``>=`` deciding it refused it)."""
+    with precision(120):
+        keeps = _keeps_touching_the_limit()
+        assert keeps, "no product found whose log's enclosure touches the limit"
+        for keep in keeps:
+            assert keep > Fraction(2) ** -300
+            check_above_floor(1 - keep / 2, [1 - keep], 1, WHERE, FORMULA)
 
 
 @covers("KOV15:Thm3.3")
