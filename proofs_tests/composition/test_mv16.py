@@ -236,6 +236,17 @@ def test_hetero_at_the_kink_of_the_largest_loss(eps: list[Fraction], below: Frac
     assert hi - lo <= lo * Fraction(1, 2**150)
 
 
+def assert_solver_point_near(lo: Fraction, eps: list[Fraction], delta_g: Fraction,
+                             delta: list[Fraction]) -> None:
+    """The solver's own point (``core`` at 50 digits, before the certificate walks from
+    it) is within 2^-(prec - 20) of ``lo``, an end of the certified bracket."""
+    with mp.workdps(50):
+        bits = mp.prec
+        guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
+                                             [to_ctx(mp, d) for d in delta]))
+    assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
+
+
 @covers("MV16:Thm1.5")
 @pytest.mark.parametrize(("delta", "delta_g"), [
     ([Fraction(1, 10), Fraction(0)], Fraction(1, 5)),          # keep = 0.9: the expm1 form
@@ -255,11 +266,7 @@ def test_hetero_inverse_with_delta_is_the_pure_inverse_at_the_rr_target(
     pure = hetero_epsilon_result(eps=eps, delta_g=t)
     lo, hi = max(q(cert.lo), q(pure.lo)), min(q(cert.hi), q(pure.hi))
     assert 0 < lo <= hi      # delta_g below its value at eps_g = 0: a positive inverse
-    with mp.workdps(50):
-        bits = mp.prec
-        guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
-                                             [to_ctx(mp, d) for d in delta]))
-    assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
+    assert_solver_point_near(lo, eps, delta_g, delta)
 
 
 @covers("MV16:Thm1.5")
@@ -275,11 +282,7 @@ def test_solver_point_with_a_tiny_delta_and_a_rare_largest_loss(delta_g: Fractio
     cert = hetero_epsilon_result(eps=eps, delta_g=delta_g, delta=delta)
     lo, hi = q(cert.lo), q(cert.hi)
     assert 1 < lo <= hi and hi - lo <= lo * Fraction(1, 10**13)
-    with mp.workdps(50):
-        bits = mp.prec
-        guess = q(hetero_epsilon_result.core(mp, eps, to_ctx(mp, delta_g),
-                                             [to_ctx(mp, d) for d in delta]))
-    assert abs(guess - lo) <= lo * Fraction(1, 2 ** (bits - 20))
+    assert_solver_point_near(lo, eps, delta_g, delta)
 
 
 @covers("MV16:Thm1.5-delta")
