@@ -214,15 +214,23 @@ def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int,
         raise DomainError("delta_g", shown_target, close, where)
     if log_slack.lo > log_floor.hi:            # 1 - target > prod: below the floor
         raise DomainError("delta_g", shown_target, below, where)
-    size = powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas)
-    if size > _EXACT_BITS:
+    keep = _exact_keep(deltas, powers)
+    if keep is None:
         raise DomainError("delta_g", shown_target, f"is too close to {formula} = {shown} to decide "
                           "at the working precision; raise reference.precision", where)
+    raise DomainError("delta_g", shown_target, below if 1 - target >= keep else close, where)
+
+
+def _exact_keep(deltas: Sequence[Fraction], powers: int) -> Fraction | None:
+    """``prod(1 - delta_i)^powers`` as a Fraction, or None when its size (bits of numerators
+    and denominators) would exceed ``_EXACT_BITS``."""
+    if powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas) \
+            > _EXACT_BITS:
+        return None
     keep = Fraction(1)
     for d in deltas:
         keep *= 1 - d
-    raise DomainError("delta_g", shown_target, below if 1 - target >= keep**powers else close,
-                      where)
+    return keep**powers
 
 
 def _at_least_least_prod(log_all: MPF, deltas: Sequence[Fraction], powers: int) -> bool | None:
@@ -232,13 +240,8 @@ def _at_least_least_prod(log_all: MPF, deltas: Sequence[Fraction], powers: int) 
     ends, limit = endpoints(log_all), endpoints(-_FLOOR_BITS * log(iv, 2))
     if ends.lo >= limit.hi or ends.hi < limit.lo:
         return bool(ends.lo >= limit.hi)
-    if powers * sum(d.numerator.bit_length() + d.denominator.bit_length() for d in deltas) \
-            > _EXACT_BITS:
-        return None
-    keep = Fraction(1)
-    for d in deltas:
-        keep *= 1 - d
-    return bool(keep**powers * 2**_FLOOR_BITS >= 1)
+    keep = _exact_keep(deltas, powers)
+    return None if keep is None else bool(keep * 2**_FLOOR_BITS >= 1)
 
 
 def _floor_check(values: Mapping[str, Any], where: str) -> None:
