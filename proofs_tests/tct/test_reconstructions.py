@@ -1,0 +1,319 @@
+"""The CL23 reconstruction and open-question checks can fail, and say what they computed.
+
+``test_errata_confirmed`` shows each check passes on the library as it is; that alone
+would let a check that can no longer fail (a conjunct dropped, a comparison weakened) pass
+too.  Here each piece of evidence a check relies on is replaced, one at a time, by a value
+that breaks exactly one of its conditions (and, where a condition is an inequality, by one
+that meets it with equality), and the check must then refuse or accept as its statement
+says.  The numbers a check prints are pinned against routes of their own: exact rational
+binomial tails, Chernoff forms at 30 digits, closed forms derived by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from fractions import Fraction as F
+from types import SimpleNamespace
+from typing import Any
+
+import mpmath
+import pytest
+from mpmath import mp
+
+from reference.core.numeric import Interval
+from reference.results.tct import reconstructions as rec
+from reference.results.tct import selection
+from reference.results.tct.charging import TauBounds, hits_for_delta, tct_tail
+from reference.results.tct.oracle import best_q
+from reference.results.tct.selection import SelectionBound
+from reference.results.tct.transcripts import profile_delta
+from reference.results.tct.wrappers import (
+    BoundaryTarget,
+    RunTwiceTarget,
+    WrapperPrivacy,
+    boundary_wrap,
+)
+
+TINY = mp.mpf(10) ** -50   # used at 80 digits only
+
+
+def up(x: Any) -> Any:
+    """A number just above ``x`` at the default 53 bits (the checks compare there)."""
+    return mp.mpf(x) * (1 + mp.mpf(2) ** -40) if x > 0 else mp.mpf(x) + mp.mpf(2) ** -40
+
+
+def point(x: Any) -> Interval:
+    """``[x, x]``, keeping every bit of an mpf (rounding it to 53 bits could move it)."""
+    x = x if isinstance(x, mpmath.mpf) else mp.mpf(x)
+    return Interval(x, x)
+
+
+def confirmed(check: Any) -> bool:
+    result = check.verify()
+    assert result.detail.strip()
+    return bool(result.confirmed)
+
+
+def as_mpf(x: F) -> Any:
+    return mp.mpf(x.numerator) / x.denominator
+
+
+def exact_tail(q: F, tau: int, alpha: F) -> tuple[int, F]:
+    """``m = floor((1 + alpha) tau / q)`` and ``P[Bin(m, q) <= tau - 1]``, exactly."""
+    m = math.floor((1 + alpha) * tau / q)
+    return m, sum((math.comb(m, i) * q**i * (1 - q) ** (m - i) for i in range(tau)), F(0))
+
+
+def chernoff(tau: int, alpha: F) -> tuple[Any, Any]:
+    """The raw and simplified Chernoff forms at 30 digits."""
+    with mp.workdps(30):
+        a = as_mpf(alpha)
+        return mp.exp(-tau * (a - mp.log1p(a))), mp.exp(-a * a * tau / (2 * (1 + a)))
+
+
+# --- what the checks print, against routes of their own --------------------------------
+
+def test_tail_rows_are_the_exact_tail_and_both_chernoff_forms() -> None:
+    detail = rec._check_tail.verify().detail
+    for q, alpha, tau in (("0.475", "0.5", 20), ("0.475", "1", 50), ("0.2689", "2", 10),
+                          ("0.05", "0.25", 8), ("0.95", "4", 3)):
+        _, exact = exact_tail(F(q), tau, F(alpha))
+        raw, simplified = chernoff(tau, F(alpha))
+        with mp.workdps(30):
+            row = (f"(q={q}, alpha={alpha}, tau={tau}): {mpmath.nstr(as_mpf(exact), 3)} <= "
+                   f"{mpmath.nstr(raw, 3)} <= {mpmath.nstr(simplified, 3)}")
+        assert row in detail, (row, detail)
+    assert detail.count("; ") == 4
+
+
+def test_worst_ratio_of_exact_tail_to_raw_chernoff_on_the_grid() -> None:
+    worst = max(as_mpf(exact_tail(q, tau, alpha)[1]) / chernoff(tau, alpha)[0]
+                for q in (F(1, 50), F(1, 4), F(19, 40), F(49, 50))
+                for alpha in (F(1, 10), F(1, 2), F(2)) for tau in (1, 3, 8, 21))
+    assert 0.39 < worst < 0.40
+    assert f"<= {float(worst):.4f} < 1 over" in rec._check_rounding.verify().detail
+
+
+def test_between_thresholds_value_is_26_over_81() -> None:
+    # (1 - (2/3)^4) / (3/2 + 1) = (65/81) (2/5) = 26/81 = 0.320987654...
+    detail = rec._check_between.verify().detail
+    assert detail.endswith(": 0.32098765; CL23:LemG.1: 0.32098765")
+
+
+def test_gap_values_are_a_third_of_one_minus_two_to_the_minus_gap() -> None:
+    detail = rec._check_gap.verify().detail
+    assert "gaps 1, 3, 8: 1/6, 7/24, 85/256 = (1/3)" in detail
+
+
+def test_coefficients_are_the_chernoff_inverses() -> None:
+    # simplified 2(1+a)/a^2, raw 1/(a - ln(1+a)) at ln(1/delta) = 1
+    simp = [2 * (1 + a) / a**2 for a in (0.5, 1.0, 2.0)]
+    raw = [round(1 / (a - math.log1p(a)), 2) for a in (0.5, 1.0, 2.0)]
+    assert rec._check_coefficients.verify().detail == f"simplified {simp}, raw {raw}"
+
+
+# --- each condition can fail ---------------------------------------------------------
+
+@pytest.fixture
+def patch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, Any], None]]:
+    def set_(name: str, value: Any) -> None:
+        monkeypatch.setattr(rec, name, value)
+    yield set_
+
+
+def fake_result(fn: Callable[..., Any]) -> SimpleNamespace:
+    return SimpleNamespace(certified=fn)
+
+
+def test_formulas_check_needs_the_exact_q_the_enclosure_and_the_witness(
+        patch: Callable[[str, Any], None]) -> None:
+    opt = best_q([F(7, 8), F(1, 8)], [F(5, 8), F(3, 8)], [1], w=F(3))
+    for q in (F(1, 4) + F(1, 10**60), F(1, 4) - F(1, 10**60)):
+        patch("best_q", lambda *a, q=q, **k: replace(opt, q=q))
+        assert not confirmed(rec._check_formulas)
+    patch("best_q", lambda *a, **k: replace(opt, witness=None))
+    assert not confirmed(rec._check_formulas)
+    bad: Any = SimpleNamespace(check=lambda P, Q: False)
+    patch("best_q", lambda *a, **k: replace(opt, witness=bad))
+    assert not confirmed(rec._check_formulas)
+    patch("best_q", best_q)
+    for lo, hi, ok in ((up(0.25), 0.3, False), (0.2, mp.mpf("0.25") - 2.0**-40, False),
+                       (0.2, 0.3, True), (0.25, 0.25, True)):
+        patch("notprior_q", fake_result(lambda eps, lo=lo, hi=hi: Interval(mp.mpf(lo), mp.mpf(hi))))
+        assert confirmed(rec._check_formulas) is ok, (lo, hi)
+
+
+def test_tail_check_needs_every_row_ordered(patch: Callable[[str, Any], None]) -> None:
+    real = tct_tail
+    for broken_q in ("0.475", "0.95"):
+        for field, other in (("exact", "raw"), ("raw", "simplified")):
+            def fake(q: Any, tau: Any, alpha: Any, broken_q: str = broken_q, field: str = field,
+                     other: str = other) -> Any:
+                b = real.certified(q=q, tau=tau, alpha=alpha)
+                if q != broken_q or tau not in (20, 3):
+                    return b
+                return b._replace(**{field: point(up(getattr(b, other).lo))})
+            patch("tct_tail", fake_result(fake))
+            assert not confirmed(rec._check_tail), (broken_q, field)
+    def touching(q: Any, tau: Any, alpha: Any) -> Any:
+        b = real.certified(q=q, tau=tau, alpha=alpha)
+        return b._replace(exact=point(b.raw.lo), simplified=point(b.raw.hi))
+    patch("tct_tail", fake_result(touching))
+    result = rec._check_tail.verify()
+    assert result.confirmed, result.detail
+
+
+def test_rounding_check_fails_when_one_exact_tail_exceeds_raw(
+        patch: Callable[[str, Any], None]) -> None:
+    real = tct_tail
+    for where in ((F(1, 50), 1, F(1, 10)), (F(49, 50), 21, F(2))):
+        def fake(q: Any, tau: Any, alpha: Any, where: Any = where) -> Any:
+            b = real.certified(q=q, tau=tau, alpha=alpha)
+            if (q, tau, alpha) != where:
+                return b
+            return b._replace(exact=point(b.raw.lo))
+        patch("tct_tail", fake_result(fake))
+        result = rec._check_rounding.verify()
+        assert not result.confirmed and "<= 1.0000 < 1" in result.detail
+
+
+def test_between_check_needs_oracle_and_closed_form_to_agree(
+        patch: Callable[[str, Any], None]) -> None:
+    # the check compares at 53 bits: a shift of 1e-12 shows, 1e-20 would not
+    for shift, ok in ((F(1, 10**12), False), (-F(1, 10**12), False), (F(0), True)):
+        patch("best_q", lambda *a, shift=shift, **k: replace(best_q(*a, **k),
+                                                              q=best_q(*a, **k).q + shift))
+        assert confirmed(rec._check_between) is ok
+
+
+def wrapper_loss() -> Any:
+    """The check's loss, recomputed: the largest ratio of the two wrapped 3-outcome laws."""
+    w, s = F(11, 10), F(1, 10**6)
+    A = boundary_wrap([1 - s - 1 / (2 * w), s, 1 / (2 * w)])
+    B = boundary_wrap([F(1, 2) - s / w, s / w, F(1, 2)])
+    ratio = max(max(a / b, b / a) for a, b in zip(A, B, strict=True))
+    with mp.workdps(60):
+        return mp.log(mp.mpf(ratio.numerator) / ratio.denominator)
+
+
+def test_wrapper_check_puts_the_loss_strictly_above_the_test_value_and_at_most_the_general(
+        patch: Callable[[str, Any], None]) -> None:
+    loss = wrapper_loss()
+    assert abs(loss - mp.mpf("0.12608115")) < 1e-8
+    with mp.workdps(80):
+        below = loss - TINY
+    cases = (((below, loss), True), ((loss, loss), False), ((below, below), False))
+    for (test_hi, gen_lo), ok in cases:
+        patch("wrapped_test_privacy", fake_result(
+            lambda eps, h=test_hi: WrapperPrivacy(Interval(h - 1, h))))
+        patch("wrapped_privacy", fake_result(
+            lambda eps, lo=gen_lo: WrapperPrivacy(Interval(lo, lo + 1))))
+        assert confirmed(rec._check_wrapper_t) is ok, (test_hi, gen_lo)
+
+
+def test_boundary_q_check_orders_conservative_exact_and_oracle(
+        patch: Callable[[str, Any], None]) -> None:
+    w, a = F(11, 10), F(1, 10**5)
+    W = max(w, 3 * (2 * w - 1) / (2 * w + 1))
+    q = as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
+                      w=W).q)
+    tol = mp.mpf("1e-4")
+    # (cons.hi, ex.lo, ex.hi) -> confirmed
+    cases = (((q - 1, q, q), True), ((q - 1, up(q), up(q)), False),
+             ((q - 1 / 2, q - 1 / 2, q), False), ((q - 2, q - 1, q - tol + 1e-12), True),
+             ((q - 2, q - 1, q - tol - 1e-12), False))
+    for (cons_hi, ex_lo, ex_hi), ok in cases:
+        patch("wrapped_test_target", fake_result(
+            lambda eps, c=cons_hi: BoundaryTarget(Interval(c - 1, c), point(0))))
+        patch("wrapped_test_target_exact", fake_result(
+            lambda eps, lo=ex_lo, hi=ex_hi: BoundaryTarget(Interval(lo, hi), point(0))))
+        assert confirmed(rec._check_boundary_q) is ok, (cons_hi, ex_lo, ex_hi)
+
+
+def test_run_twice_check_needs_derived_below_oracle_below_the_limit(
+        patch: Callable[[str, Any], None]) -> None:
+    w = F(11, 10)
+    limit = (w + 1) / (w + 1 + w * w)
+    oracle = best_q
+    calls: list[F] = []
+
+    def spy(*a: Any, **k: Any) -> Any:
+        opt = oracle(*a, **k)
+        calls.append(opt.q)
+        return opt
+    patch("best_q", spy)
+    assert confirmed(rec._check_run_twice)
+    q = as_mpf(calls[-1])
+    for hi, ok in ((q, True), (up(q), False)):
+        patch("run_twice_target", fake_result(
+            lambda eps, hi=hi: RunTwiceTarget(Interval(hi - 1, hi), point(0))))
+        assert confirmed(rec._check_run_twice) is ok
+    patch("run_twice_target", fake_result(
+        lambda eps: RunTwiceTarget(point(0), point(0))))
+    patch("best_q", lambda *a, **k: replace(oracle(*a, **k), q=limit))
+    assert not confirmed(rec._check_run_twice)
+
+
+def test_big_o_check_needs_the_limit_and_a_rising_constant(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ln = mp.log(10**12)
+    limit = 2 / mp.log(2)
+    cases = (((limit + mp.mpf("0.009"), 3, 4), True), ((limit + mp.mpf("0.011"), 3, 4), False),
+             ((limit - mp.mpf("0.011"), 3, 4), False), ((2.89, 2.889, 4), False),
+             ((2.89, 4.001, 4), False), ((2.89, 5, 4), False))
+    for cs, ok in cases:
+        table = dict(zip(("0.001", "0.1", "0.5"), cs, strict=True))
+
+        def fake(eps: str, delta: str, table: Any = table) -> SelectionBound:
+            with mp.workdps(40):
+                return SelectionBound(mp.mpf(table[eps]) * mp.mpf(eps) * ln, mp.mpf(delta),
+                                      mp.mpf(1))
+        monkeypatch.setattr(selection, "top_one", fake)
+        result = rec._check_big_o.verify()
+        assert result.confirmed is ok, cs
+    assert "at delta = 1e-12: 2.89, 5.0, 4.0 at eps = 0.001, 0.1, 0.5 (limit 2/ln 2 = 2.885)" \
+        in result.detail
+
+
+def test_coefficients_check_needs_both_lists(patch: Callable[[str, Any], None]) -> None:
+    real = hits_for_delta
+    for alpha, field in (("2", "simplified"), ("0.5", "raw")):
+        def fake(delta: Any, alpha: str, bad: str = alpha, field: str = field) -> Any:
+            r = real(delta=delta, alpha=alpha)
+            return r if alpha != bad else r._replace(**{field: getattr(r, field) + mp.mpf("0.01")})
+        patch("hits_for_delta", fake)
+        assert not confirmed(rec._check_coefficients), (alpha, field)
+    assert isinstance(real(delta=mp.exp(-1), alpha="1"), TauBounds)
+
+
+def test_multi_check_needs_the_pair_strictly_above_each_single_and_at_most_their_sum(
+        patch: Callable[[str, Any], None]) -> None:
+    real = profile_delta
+    values: list[F] = []
+
+    def spy(*a: Any) -> F:
+        values.append(real(*a))
+        return values[-1]
+    patch("profile_delta", spy)
+    assert confirmed(rec._check_multi)
+    d2, da, db = values[-3:]
+    for new, ok in ((max(da, db), False), (da + db, True), (da + db + F(1, 10**30), False),
+                    (max(da, db) + F(1, 10**30), True)):
+        seq = iter((new, da, db))
+        patch("profile_delta", lambda *a, seq=seq: next(seq))
+        assert confirmed(rec._check_multi) is ok, new
+    assert d2 > max(da, db)
+
+
+def test_gap_check_needs_each_gap_on_the_closed_form_and_rising(
+        patch: Callable[[str, Any], None]) -> None:
+    for gap_index in range(3):
+        count = iter(range(3))
+
+        def fake(*a: Any, gap_index: int = gap_index, count: Any = count, **k: Any) -> Any:
+            opt = best_q(*a, **k)
+            return replace(opt, q=opt.q - F(1, 10**9)) if next(count) == gap_index else opt
+        patch("best_q", fake)
+        assert not confirmed(rec._check_gap), gap_index
