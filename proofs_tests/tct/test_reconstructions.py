@@ -12,6 +12,7 @@ binomial tails, Chernoff forms at 30 digits, closed forms derived by hand.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction as F
@@ -317,3 +318,125 @@ def test_gap_check_needs_each_gap_on_the_closed_form_and_rising(
             return replace(opt, q=opt.q - F(1, 10**9)) if next(count) == gap_index else opt
         patch("best_q", fake)
         assert not confirmed(rec._check_gap), gap_index
+
+
+# --- what the errata state, the checks compute -----------------------------------------
+
+STATED = ("CL23:R1-tail", "CL23:R2-LemG.1", "CL23:Q1-Lem2.8", "CL23:Q2-Lem2.9", "CL23:Q3-LemF.1",
+          "CL23:Q4-big-O", "CL23:Q5-ThmB.4", "CL23:Q7-Lem2.7", "CL23:Q8-BSU17")
+
+
+@pytest.mark.parametrize("eid", STATED)
+def test_each_number_an_erratum_states_is_printed_by_its_check(eid: str) -> None:
+    """The consequence a user reads (``python -m reference errata``) is backed by the live
+    check: each number it states, with its printed digits, appears in the check's detail
+    (a number followed by further digits does not count)."""
+    entry = next(e for e in rec.__dict__.values() if getattr(e, "id", None) == eid)
+    detail = entry.verify().detail
+    numbers = re.findall(r"\d+/\d+|\d+\.\d+(?:e-?\d+)?", entry.consequence)
+    assert numbers, entry.consequence
+    for number in numbers:
+        assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", detail), (number, detail)
+
+
+def test_wrapper_check_reads_the_ratio_both_ways(patch: Callable[[str, Any], None]) -> None:
+    """With the two laws swapped the largest ratio is some b/a: the same loss, confirmed."""
+    w, s = F(11, 10), F(1, 10**6)
+    a_in = [1 - s - 1 / (2 * w), s, 1 / (2 * w)]
+    b_in = [F(1, 2) - s / w, s / w, F(1, 2)]
+    patch("boundary_wrap", lambda p: boundary_wrap(b_in if p == a_in else a_in))
+    result = rec._check_wrapper_t.verify()
+    assert result.confirmed and "loss 0.12608115 >" in result.detail
+
+
+def test_the_laws_the_checks_build_are_distributions(patch: Callable[[str, Any], None]) -> None:
+    seen: list[list[F]] = []
+
+    def spy(p: list[F]) -> Any:
+        seen.append(list(p))
+        return boundary_wrap(p)
+    patch("boundary_wrap", spy)
+    assert confirmed(rec._check_wrapper_t) and confirmed(rec._check_boundary_q)
+    assert len(seen) == 4
+    for p in seen:
+        assert sum(p) == 1 and min(p) >= 0, p
+
+
+def exact_fraction(x: Any) -> F:
+    man, exp = x.man_exp
+    return F(int(man)) * F(2) ** int(exp)
+
+
+def test_between_check_tolerance_is_strict_and_1e_30(patch: Callable[[str, Any], None]) -> None:
+    """The oracle and closed form must differ by less than ``10**-30`` (as a 53-bit number):
+    equal to it is refused, half of it accepted."""
+    t = mp.mpf(10) ** -30
+    patch("between_thresholds_q", fake_result(lambda eps, gap: point(0)))
+    for q, ok in ((exact_fraction(t), False), (exact_fraction(t) / 2, True)):
+        patch("best_q", lambda *a, q=q, **k: replace(best_q(*a, **k), q=q))
+        assert confirmed(rec._check_between) is ok, q
+
+
+def test_boundary_q_check_refuses_an_oracle_exactly_1e_4_above_the_exact_form(
+        patch: Callable[[str, Any], None]) -> None:
+    w, a = F(11, 10), F(1, 10**5)
+    W = max(w, 3 * (2 * w - 1) / (2 * w + 1))
+    q = as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
+                      w=W).q)
+    with mp.workdps(100):
+        ex_hi = q - mp.mpf("1e-4")      # exact: q - ex_hi is then 1e-4 to the bit at 53 bits
+    assert q - ex_hi == mp.mpf("1e-4")
+    patch("wrapped_test_target", fake_result(lambda eps: BoundaryTarget(point(0), point(0))))
+    patch("wrapped_test_target_exact", fake_result(
+        lambda eps: BoundaryTarget(Interval(q - 1 / 2, ex_hi), point(0))))
+    assert not confirmed(rec._check_boundary_q)
+
+
+def test_big_o_check_needs_strictly_rising_constants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Constants equal at two eps are refused.  The fake returns ``K * eps * ln(10**12)``
+    exactly (at 400 digits), so the check's quotient at 40 digits is ``K`` to the bit."""
+    with mp.workdps(40):
+        k0, ln = 2 / mp.log(2), mp.log(10**12)
+        # abs(c0 - limit) is exact (Sterbenz); it can equal 0.01 only if limit +- 0.01 is a
+        # 40-digit number, which it is not: '<' and '<=' there cannot differ
+        assert (k0 + mp.mpf("0.01")) - k0 != mp.mpf("0.01")
+        assert k0 - (k0 - mp.mpf("0.01")) != mp.mpf("0.01")
+    for cs, ok in (((k0, k0, mp.mpf(8)), False), ((k0, mp.mpf(8), mp.mpf(8)), False),
+                   ((k0, mp.mpf(4), mp.mpf(8)), True)):
+        table = dict(zip(("0.001", "0.1", "0.5"), cs, strict=True))
+
+        def fake(eps: str, delta: str, table: Any = table) -> SelectionBound:
+            with mp.workdps(40):
+                d = mp.mpf(eps) * ln
+            with mp.workdps(400):
+                return SelectionBound(table[eps] * d, mp.mpf(delta), mp.mpf(1))
+        monkeypatch.setattr(selection, "top_one", fake)
+        assert rec._check_big_o.verify().confirmed is ok, cs
+
+
+def test_rounding_check_reads_every_grid_value(patch: Callable[[str, Any], None]) -> None:
+    """One exact tail pushed up to its raw bound at a point using q = 1/4, alpha = 1/2,
+    tau = 3, and at one using q = 19/40, alpha = 2, tau = 8: each is on the grid."""
+    real = tct_tail
+    for where in ((F(1, 4), 3, F(1, 2)), (F(19, 40), 8, F(2))):
+        def fake(q: Any, tau: Any, alpha: Any, where: Any = where) -> Any:
+            b = real.certified(q=q, tau=tau, alpha=alpha)
+            return b._replace(exact=point(b.raw.lo)) if (q, tau, alpha) == where else b
+        patch("tct_tail", fake_result(fake))
+        assert not confirmed(rec._check_rounding), where
+
+
+def test_rounding_check_counts_a_ratio_within_5e_13_of_one_as_one(
+        patch: Callable[[str, Any], None]) -> None:
+    """The worst ratio is read at 12 significant digits, rounded to nearest: 1 - 1e-13
+    reads as 1 (refused), 1 - 1e-11 as itself (accepted)."""
+    real = tct_tail
+    for gap, ok in ((mp.mpf("1e-13"), False), (mp.mpf("1e-11"), True)):
+        def fake(q: Any, tau: Any, alpha: Any, gap: Any = gap) -> Any:
+            b = real.certified(q=q, tau=tau, alpha=alpha)
+            if (q, tau, alpha) != (F(1, 50), 1, F(1, 10)):
+                return b
+            with mp.workdps(60):
+                return b._replace(exact=point(b.raw.lo * (1 - gap)))
+        patch("tct_tail", fake_result(fake))
+        assert confirmed(rec._check_rounding) is ok, gap

@@ -226,8 +226,12 @@ def selected(m: Mutant, lines: dict[int, set[str]], cmds: list[list[str]],
     [['t.py::b', 't.py::a']]
     >>> selected(m, {4: {""}}, [["t.py"]]), selected(m, {9: {"t.py::c"}}, [["t.py"]])
     ([['t.py']], [])
+    >>> inner = Mutant("m.py", 0, 0, 3, "8", "9", 3, stmt_line=2)   # a continuation line
+    >>> selected(inner, {2: {"t.py::a"}}, [["t.py"]])
+    [['t.py::a']]
     """
-    tests = set().union(*(lines.get(n, set()) for n in range(m.line, max(m.line, m.end_line) + 1)))
+    first = min(m.line, m.stmt_line or m.line)
+    tests = set().union(*(lines.get(n, set()) for n in range(first, max(m.line, m.end_line) + 1)))
     if "" in tests:
         return cmds
     took = seconds or {}

@@ -37,6 +37,9 @@ class Mutant:
     original: str
     mutated: str
     end_line: int = 0  #: last line of the changed expression (0: same as ``line``)
+    #: first line of the statement holding it (0: ``line``): coverage records a multi-line
+    #: statement's constants and continuation lines under its first line only
+    stmt_line: int = 0
 
 
 def _set(field: str, make: Callable[[Any], object], index: int | None = None,
@@ -142,8 +145,16 @@ def mutants(module: str, source: str) -> list[Mutant]:
             text = _first_line(encoded, shown)
             out.append(Mutant(module, site, choice, getattr(node, "lineno", 0),
                               " ".join(text.split()), " ".join(ast.unparse(mutated).split()),
-                              getattr(shown, "end_lineno", None) or 0))
+                              getattr(shown, "end_lineno", None) or 0,
+                              _statement(node, parents).lineno))  # type: ignore[attr-defined]
     return out
+
+
+def _statement(node: ast.AST, parents: dict[int, ast.AST]) -> ast.AST:
+    """The innermost statement holding ``node`` (``node`` itself if it is one)."""
+    while not isinstance(node, ast.stmt) and id(node) in parents:
+        node = parents[id(node)]
+    return node
 
 
 def _first_line(encoded: list[bytes], node: ast.AST) -> str:
