@@ -386,10 +386,11 @@ def test_boundary_q_check_refuses_an_oracle_exactly_1e_4_above_the_exact_form(
     with mp.workdps(100):
         ex_hi = q - mp.mpf("1e-4")      # exact: q - ex_hi is then 1e-4 to the bit at 53 bits
     assert q - ex_hi == mp.mpf("1e-4")
-    patch("wrapped_test_target", fake_result(lambda eps: BoundaryTarget(point(0), point(0))))
-    patch("wrapped_test_target_exact", fake_result(
-        lambda eps: BoundaryTarget(Interval(q - 1 / 2, ex_hi), point(0))))
-    assert not confirmed(rec._check_boundary_q)
+    patch("wrapped_test_target", fake_result(lambda eps: BoundaryTarget(point(q - 1), point(0))))
+    for hi, ok in ((ex_hi, False), (ex_hi + mp.mpf(2) ** -60, True)):
+        patch("wrapped_test_target_exact", fake_result(
+            lambda eps, hi=hi: BoundaryTarget(Interval(q - 1 / 2, hi), point(0))))
+        assert confirmed(rec._check_boundary_q) is ok, hi
 
 
 def test_big_o_check_needs_strictly_rising_constants(monkeypatch: pytest.MonkeyPatch) -> None:
