@@ -214,13 +214,18 @@ def test_wrapper_check_puts_the_loss_strictly_above_the_test_value_and_at_most_t
         assert confirmed(rec._check_wrapper_t) is ok, (test_hi, gen_lo)
 
 
-def test_boundary_q_check_orders_conservative_exact_and_oracle(
-        patch: Callable[[str, Any], None]) -> None:
+def boundary_oracle_q() -> Any:
+    """The oracle's q for the wrapped test of ``_check_boundary_q`` (e^eps = 11/10,
+    minority 1e-5), as the check reads it (53 bits)."""
     w, a = F(11, 10), F(1, 10**5)
     W = max(w, 3 * (2 * w - 1) / (2 * w + 1))
-    q = as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
-                      w=W).q)
-    tol = mp.mpf("1e-4")
+    return as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
+                         w=W).q)
+
+
+def test_boundary_q_check_orders_conservative_exact_and_oracle(
+        patch: Callable[[str, Any], None]) -> None:
+    q, tol = boundary_oracle_q(), mp.mpf("1e-4")
     # (cons.hi, ex.lo, ex.hi) -> confirmed
     cases = (((q - 1, q, q), True), ((q - 1, up(q), up(q)), False),
              ((q - 1 / 2, q - 1 / 2, q), False), ((q - 2, q - 1, q - tol + 1e-12), True),
@@ -379,10 +384,7 @@ def test_between_check_tolerance_is_strict_and_1e_30(patch: Callable[[str, Any],
 
 def test_boundary_q_check_refuses_an_oracle_exactly_1e_4_above_the_exact_form(
         patch: Callable[[str, Any], None]) -> None:
-    w, a = F(11, 10), F(1, 10**5)
-    W = max(w, 3 * (2 * w - 1) / (2 * w + 1))
-    q = as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
-                      w=W).q)
+    q = boundary_oracle_q()
     with mp.workdps(100):
         ex_hi = q - mp.mpf("1e-4")      # exact: q - ex_hi is then 1e-4 to the bit at 53 bits
     assert q - ex_hi == mp.mpf("1e-4")
