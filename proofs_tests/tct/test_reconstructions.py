@@ -1,28 +1,35 @@
-"""The CL23 reconstruction and open-question checks can fail, and say what they computed.
+"""The CL23 reconstruction and open-question checks can fail.
 
 ``test_errata_confirmed`` shows each check passes on the library as it is; that alone
 would let a check that can no longer fail (a conjunct dropped, a comparison weakened) pass
 too.  Here each piece of evidence a check relies on is replaced, one at a time, by a value
 that breaks exactly one of its conditions (and, where a condition is an inequality, by one
 that meets it with equality), and the check must then refuse or accept as its statement
-says.  The numbers a check prints are pinned against routes of their own: exact rational
-binomial tails, Chernoff forms at 30 digits, closed forms derived by hand.
+says.  What the checks print: ``test_reconstructions_values.py``.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction as F
 from types import SimpleNamespace
 from typing import Any
 
-import mpmath
 import pytest
 from mpmath import mp
 
+from proofs_tests.tct.reconstruction_support import (
+    TINY,
+    as_mpf,
+    boundary_oracle_q,
+    confirmed,
+    exact_fraction,
+    fake_result,
+    point,
+    up,
+    wrapper_loss,
+)
 from reference.core.numeric import Interval
 from reference.results.tct import reconstructions as rec
 from reference.results.tct import selection
@@ -36,96 +43,6 @@ from reference.results.tct.wrappers import (
     WrapperPrivacy,
     boundary_wrap,
 )
-
-TINY = mp.mpf(10) ** -50   # used at 80 digits only
-
-
-def up(x: Any) -> Any:
-    """A number just above ``x`` at the default 53 bits (the checks compare there)."""
-    return mp.mpf(x) * (1 + mp.mpf(2) ** -40) if x > 0 else mp.mpf(x) + mp.mpf(2) ** -40
-
-
-def point(x: Any) -> Interval:
-    """``[x, x]``, keeping every bit of an mpf (rounding it to 53 bits could move it)."""
-    x = x if isinstance(x, mpmath.mpf) else mp.mpf(x)
-    return Interval(x, x)
-
-
-def confirmed(check: Any) -> bool:
-    result = check.verify()
-    assert result.detail.strip()
-    return bool(result.confirmed)
-
-
-def as_mpf(x: F) -> Any:
-    return mp.mpf(x.numerator) / x.denominator
-
-
-def exact_tail(q: F, tau: int, alpha: F) -> tuple[int, F]:
-    """``m = floor((1 + alpha) tau / q)`` and ``P[Bin(m, q) <= tau - 1]``, exactly."""
-    m = math.floor((1 + alpha) * tau / q)
-    return m, sum((math.comb(m, i) * q**i * (1 - q) ** (m - i) for i in range(tau)), F(0))
-
-
-def chernoff(tau: int, alpha: F) -> tuple[Any, Any]:
-    """The raw and simplified Chernoff forms at 30 digits."""
-    with mp.workdps(30):
-        a = as_mpf(alpha)
-        return mp.exp(-tau * (a - mp.log1p(a))), mp.exp(-a * a * tau / (2 * (1 + a)))
-
-
-# --- what the checks print, against routes of their own --------------------------------
-
-def test_tail_rows_are_the_exact_tail_and_both_chernoff_forms() -> None:
-    detail = rec._check_tail.verify().detail
-    for q, alpha, tau in (("0.475", "0.5", 20), ("0.475", "1", 50), ("0.2689", "2", 10),
-                          ("0.05", "0.25", 8), ("0.95", "4", 3)):
-        _, exact = exact_tail(F(q), tau, F(alpha))
-        raw, simplified = chernoff(tau, F(alpha))
-        with mp.workdps(30):
-            row = (f"(q={q}, alpha={alpha}, tau={tau}): {mpmath.nstr(as_mpf(exact), 3)} <= "
-                   f"{mpmath.nstr(raw, 3)} <= {mpmath.nstr(simplified, 3)}")
-        assert row in detail, (row, detail)
-    assert detail.count("; ") == 4
-
-
-def test_worst_ratio_of_exact_tail_to_raw_chernoff_on_the_grid() -> None:
-    worst = max(as_mpf(exact_tail(q, tau, alpha)[1]) / chernoff(tau, alpha)[0]
-                for q in (F(1, 50), F(1, 4), F(19, 40), F(49, 50))
-                for alpha in (F(1, 10), F(1, 2), F(2)) for tau in (1, 3, 8, 21))
-    assert 0.39 < worst < 0.40
-    assert f"<= {float(worst):.4f} < 1 over" in rec._check_rounding.verify().detail
-
-
-def test_between_thresholds_value_is_26_over_81() -> None:
-    # (1 - (2/3)^4) / (3/2 + 1) = (65/81) (2/5) = 26/81 = 0.320987654...
-    detail = rec._check_between.verify().detail
-    assert detail.endswith(": 0.32098765; CL23:LemG.1: 0.32098765")
-
-
-def test_gap_values_are_a_third_of_one_minus_two_to_the_minus_gap() -> None:
-    detail = rec._check_gap.verify().detail
-    assert "gaps 1, 3, 8: 1/6, 7/24, 85/256 = (1/3)" in detail
-
-
-def test_coefficients_are_the_chernoff_inverses() -> None:
-    # simplified 2(1+a)/a^2, raw 1/(a - ln(1+a)) at ln(1/delta) = 1
-    simp = [2 * (1 + a) / a**2 for a in (0.5, 1.0, 2.0)]
-    raw = [round(1 / (a - math.log1p(a)), 2) for a in (0.5, 1.0, 2.0)]
-    assert rec._check_coefficients.verify().detail == f"simplified {simp}, raw {raw}"
-
-
-# --- each condition can fail ---------------------------------------------------------
-
-@pytest.fixture
-def patch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, Any], None]]:
-    def set_(name: str, value: Any) -> None:
-        monkeypatch.setattr(rec, name, value)
-    yield set_
-
-
-def fake_result(fn: Callable[..., Any]) -> SimpleNamespace:
-    return SimpleNamespace(certified=fn)
 
 
 def test_formulas_check_needs_the_exact_q_the_enclosure_and_the_witness(
@@ -189,16 +106,6 @@ def test_between_check_needs_oracle_and_closed_form_to_agree(
         assert confirmed(rec._check_between) is ok
 
 
-def wrapper_loss() -> Any:
-    """The check's loss, recomputed: the largest ratio of the two wrapped 3-outcome laws."""
-    w, s = F(11, 10), F(1, 10**6)
-    A = boundary_wrap([1 - s - 1 / (2 * w), s, 1 / (2 * w)])
-    B = boundary_wrap([F(1, 2) - s / w, s / w, F(1, 2)])
-    ratio = max(max(a / b, b / a) for a, b in zip(A, B, strict=True))
-    with mp.workdps(60):
-        return mp.log(mp.mpf(ratio.numerator) / ratio.denominator)
-
-
 def test_wrapper_check_puts_the_loss_strictly_above_the_test_value_and_at_most_the_general(
         patch: Callable[[str, Any], None]) -> None:
     loss = wrapper_loss()
@@ -212,15 +119,6 @@ def test_wrapper_check_puts_the_loss_strictly_above_the_test_value_and_at_most_t
         patch("wrapped_privacy", fake_result(
             lambda eps, lo=gen_lo: WrapperPrivacy(Interval(lo, lo + 1))))
         assert confirmed(rec._check_wrapper_t) is ok, (test_hi, gen_lo)
-
-
-def boundary_oracle_q() -> Any:
-    """The oracle's q for the wrapped test of ``_check_boundary_q`` (e^eps = 11/10,
-    minority 1e-5), as the check reads it (53 bits)."""
-    w, a = F(11, 10), F(1, 10**5)
-    W = max(w, 3 * (2 * w - 1) / (2 * w + 1))
-    return as_mpf(best_q(boundary_wrap([1 - a, a]), boundary_wrap([1 - w * a, w * a]), [2],
-                         w=W).q)
 
 
 def test_boundary_q_check_orders_conservative_exact_and_oracle(
@@ -325,25 +223,6 @@ def test_gap_check_needs_each_gap_on_the_closed_form_and_rising(
         assert not confirmed(rec._check_gap), gap_index
 
 
-# --- what the errata state, the checks compute -----------------------------------------
-
-STATED = ("CL23:R1-tail", "CL23:R2-LemG.1", "CL23:Q1-Lem2.8", "CL23:Q2-Lem2.9", "CL23:Q3-LemF.1",
-          "CL23:Q4-big-O", "CL23:Q5-ThmB.4", "CL23:Q7-Lem2.7", "CL23:Q8-BSU17")
-
-
-@pytest.mark.parametrize("eid", STATED)
-def test_each_number_an_erratum_states_is_printed_by_its_check(eid: str) -> None:
-    """The consequence a user reads (``python -m reference errata``) is backed by the live
-    check: each number it states, with its printed digits, appears in the check's detail
-    (a number followed by further digits does not count)."""
-    entry = next(e for e in rec.__dict__.values() if getattr(e, "id", None) == eid)
-    detail = entry.verify().detail
-    numbers = re.findall(r"\d+/\d+|\d+\.\d+(?:e-?\d+)?", entry.consequence)
-    assert numbers, entry.consequence
-    for number in numbers:
-        assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", detail), (number, detail)
-
-
 def test_wrapper_check_reads_the_ratio_both_ways(patch: Callable[[str, Any], None]) -> None:
     """With the two laws swapped the largest ratio is some b/a: the same loss, confirmed."""
     w, s = F(11, 10), F(1, 10**6)
@@ -365,11 +244,6 @@ def test_the_laws_the_checks_build_are_distributions(patch: Callable[[str, Any],
     assert len(seen) == 4
     for p in seen:
         assert sum(p) == 1 and min(p) >= 0, p
-
-
-def exact_fraction(x: Any) -> F:
-    man, exp = x.man_exp
-    return F(int(man)) * F(2) ** int(exp)
 
 
 def test_between_check_tolerance_is_strict_and_1e_30(patch: Callable[[str, Any], None]) -> None:
