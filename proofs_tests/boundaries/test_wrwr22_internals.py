@@ -1,0 +1,102 @@
+"""The parts of the WRWR22 module the boundary tests reach only through certified outputs:
+the series for ``r - log(1 + r)``, the proof of the bracket of ``r*``, the closed form of
+the linear ``Gamma`` (the solver's point), and the check of the ``Gamma`` erratum.
+
+A bracket that is proven only on one side, or a series enclosure without its remainder,
+still contains the exact value when the point solves are accurate: here the point solves
+are made wrong on purpose (the proof must then widen the bracket until it holds) and the
+remainder term is observed directly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from mpmath import iv, mp
+
+from reference.core.numeric import ball, endpoints, working
+from reference.results.boundaries import wrwr22
+from reference.results.boundaries.wrwr22 import ExactDelta, linear_time, ratio_star
+
+
+def true_rstar(delta: Fraction) -> Any:
+    """The root of ``r - log(1 + r) = 2 log(1/delta)`` at 60 digits (mpmath's findroot)."""
+    with mp.workdps(60):
+        c = 2 * mp.log(1 / (mp.mpf(delta.numerator) / delta.denominator))
+        return mp.findroot(lambda r: r - mp.log1p(r) - c, mp.sqrt(6 * c) + c)
+
+
+@pytest.mark.parametrize("delta", [Fraction(1, 10), Fraction(1, 10**6), Fraction(999, 1000)])
+@pytest.mark.parametrize("wrong_end", [0, 1])
+def test_rstar_bracket_is_proven_on_both_sides(monkeypatch: pytest.MonkeyPatch,
+                                               delta: Fraction, wrong_end: int) -> None:
+    """One end's point solve 1e-3 off toward the inside: the bracket must still enclose r*."""
+    real = wrwr22._rstar_point
+    calls: list[int] = []
+
+    def off(c: Any) -> Any:
+        calls.append(1)
+        r = real(c)
+        if len(calls) - 1 != wrong_end:
+            return r
+        return r * (1 + mp.mpf("1e-3")) if wrong_end == 0 else r * (1 - mp.mpf("1e-3"))
+    monkeypatch.setattr(wrwr22, "_rstar_point", off)
+    with working(iv):
+        enc = endpoints(ratio_star(iv, ExactDelta(delta)))
+    assert len(calls) == 2
+    root = true_rstar(delta)
+    assert enc.lo <= root <= enc.hi
+    assert enc.hi / enc.lo - 1 < mp.mpf("1e-2")
+
+
+@pytest.mark.parametrize("r", [mp.mpf(2) ** -9, mp.mpf(2) ** -40, mp.mpf("3e-5"),
+                               mp.mpf(2) ** -300])
+def test_excess_series_carries_its_remainder(monkeypatch: pytest.MonkeyPatch, r: Any) -> None:
+    """Below 2^-8 the interval value is the partial sum plus a ball bounding the rest of the
+    alternating series; the ball is there (its size is positive and below r^3: the series
+    runs past the cubic term; the enclosure holds r - log(1 + r) at 400 digits)."""
+    sizes: list[Any] = []
+
+    def spy(ctx: Any, size: Any) -> Any:
+        sizes.append(size)
+        return ball(ctx, size)
+    monkeypatch.setattr(wrwr22, "ball", spy)
+    with working(iv):
+        enc = endpoints(wrwr22._excess(iv, r))
+    assert len(sizes) == 1 and 0 < sizes[0] < r ** 3
+    with mp.workdps(400):         # r - log1p(r) ~ r^2/2 cancels log2(1/r) bits
+        exact = r - mp.log1p(r)
+    assert enc.lo <= exact <= enc.hi
+    assert abs(wrwr22._excess(mp, r) / exact - 1) < mp.mpf(2) ** -45
+
+
+@pytest.mark.parametrize(("eps", "a", "b", "s"), [
+    (Fraction(2), Fraction(1, 2), Fraction(1), Fraction(1)),
+    (Fraction(7, 4), Fraction(3, 8), Fraction(5, 2), Fraction(3, 2)),
+    (Fraction(100), Fraction(1, 1024), Fraction(1, 3), Fraction(1, 7))])
+def test_linear_gamma_solver_point_is_the_closed_form(eps: Fraction, a: Fraction, b: Fraction,
+                                                      s: Fraction) -> None:
+    """The solver's point is the documented closed form ``Delta (Delta/2 + b)/(E - Delta a)``
+    (the certificate would also bracket a poor point, so its output alone cannot show it)."""
+    exact = s * (s / 2 + b) / (eps - s * a)
+    with mp.workdps(50):
+        lifted = [mp.mpf(x.numerator) / x.denominator for x in (eps, a, b, s)]
+        point = linear_time.core(mp, *lifted)
+        assert abs(point / (mp.mpf(exact.numerator) / exact.denominator) - 1) < mp.mpf(10) ** -45
+
+
+def test_gamma_erratum_check_needs_both_facts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Confirmed only if the boundary near t = 0 is at least E = 5 and the intended root is
+    above 1: each broken alone refutes it (at exactly 5 it still holds)."""
+    assert wrwr22._gamma_reading.verify().confirmed
+    real_time = wrwr22.mixture_time
+    for value, root, ok in ((mp.mpf(5), mp.mpf(2), True), (mp.mpf("4.99"), mp.mpf(2), False),
+                            (mp.mpf(6), mp.mpf(1), False)):
+        monkeypatch.setattr(wrwr22, "mixture_boundary", lambda *a, v=value, **k: v)
+        monkeypatch.setattr(wrwr22, "mixture_time",
+                            lambda *a, x=root, **k: SimpleNamespace(value=x))
+        assert wrwr22._gamma_reading.verify().confirmed is ok, (value, root)
+    assert real_time is not None
