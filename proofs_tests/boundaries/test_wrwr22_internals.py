@@ -19,7 +19,12 @@ from mpmath import iv, mp
 
 from reference.core.numeric import ball, endpoints, working
 from reference.results.boundaries import wrwr22
-from reference.results.boundaries.wrwr22 import ExactDelta, linear_time, ratio_star
+from reference.results.boundaries.wrwr22 import (
+    ExactDelta,
+    excess_series,
+    linear_time,
+    ratio_star,
+)
 
 
 def true_rstar(delta: Fraction) -> Any:
@@ -71,6 +76,34 @@ def test_excess_series_carries_its_remainder(monkeypatch: pytest.MonkeyPatch, r:
         exact = r - mp.log1p(r)
     assert enc.lo <= exact <= enc.hi
     assert abs(wrwr22._excess(mp, r) / exact - 1) < mp.mpf(2) ** -45
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+@pytest.mark.parametrize("r", [Fraction(1, 2), Fraction(1, 8), Fraction(1, 1000),
+                               Fraction(1, 2**9)])
+@pytest.mark.parametrize("dps", [15, 60])
+def test_excess_series_with_few_terms_is_a_tight_enclosure(n: int, r: Fraction,
+                                                            dps: int) -> None:
+    """With few terms the remainder dominates the rounding, so the ball must bound the true
+    rest of the series: the enclosure holds r - log(1 + r) (400 digits), is at most the
+    ball's two sides plus rounding wide, and the plain value is the partial sum."""
+    partial = sum((Fraction((-1) ** k) * r**k / k for k in range(2, n + 1)), Fraction(0))
+    first_omitted = r ** (n + 1) / (n + 1)
+    with mp.workdps(400):
+        exact = (lambda x: x - mp.log1p(x))(mp.mpf(r.numerator) / r.denominator)
+        s_mp = mp.mpf(partial.numerator) / partial.denominator
+        t_mp = mp.mpf(first_omitted.numerator) / first_omitted.denominator
+    with working(iv, dps):
+        enc = endpoints(excess_series(iv, iv.mpf(r.numerator) / r.denominator, n))
+        ulp = mp.mpf(2) ** (-iv.prec + 6) * abs(s_mp)
+    with working(mp, dps):
+        plain = excess_series(mp, mp.mpf(r.numerator) / r.denominator, n)
+        plain_ulp = mp.mpf(2) ** (-mp.prec + 4) * abs(s_mp)
+    assert enc.lo <= exact <= enc.hi
+    with mp.workdps(400):
+        assert enc.hi - enc.lo <= 2 * t_mp + 2 * ulp
+        assert enc.lo <= s_mp - t_mp + ulp and enc.hi >= s_mp + t_mp - ulp
+        assert abs(plain - s_mp) <= plain_ulp
 
 
 @pytest.mark.parametrize(("eps", "a", "b", "s"), [

@@ -269,8 +269,14 @@ def _excess(ctx: Ctx, r: MPF) -> MPF:
     if r >= mp.mpf(2) ** -8:
         x = ctx.mpf(r)
         return x - log1p(ctx, x)
+    return excess_series(ctx, r, (ctx.prec + 10) // -int(mp.mag(r)) + 3)
+
+
+def excess_series(ctx: Ctx, r: MPF, n_terms: int) -> MPF:
+    """``sum_{k=2}^{n_terms} (-1)^k r^k/k``, and in ``iv`` plus ``[-t, t]`` with ``t`` the
+    first omitted term ``r^(n_terms+1)/(n_terms+1)``: for ``0 < r < 1`` the terms of the
+    alternating series of ``r - log(1 + r)`` decrease, so the rest lies within ``t``."""
     x = ctx.mpf(r)
-    n_terms = (ctx.prec + 10) // -int(mp.mag(r)) + 3
     total, power = ctx.zero, x
     for k in range(2, n_terms + 1):
         power = power * x
