@@ -133,3 +133,17 @@ def test_gamma_erratum_check_needs_both_facts(monkeypatch: pytest.MonkeyPatch) -
                             lambda *a, x=root, **k: SimpleNamespace(value=x))
         assert wrwr22._gamma_reading.verify().confirmed is ok, (value, root)
     assert real_time is not None
+
+
+def test_gamma_erratum_check_prints_the_boundary_near_zero_and_the_root() -> None:
+    """psi^M_1(t) = 1/(2t) + sqrt(2 (t + 1) log(sqrt(t + 1)/delta))/t at t = 1e-30, delta =
+    1e-6, and the root of psi^M_1 = 5, both from the formula at 50 digits (findroot)."""
+    with mp.workdps(50):
+        def psi(t: Any) -> Any:
+            return 1 / (2 * t) + mp.sqrt(2 * (t + 1) * mp.log(mp.sqrt(t + 1) / mp.mpf("1e-6"))) / t
+        near_zero = psi(mp.mpf(10) ** -30)
+        root = mp.findroot(lambda t: psi(t) - 5, 2)
+    detail = wrwr22._gamma_reading.verify().detail
+    assert detail.startswith(f"psi^M(1e-30) = {mp.nstr(near_zero, 5)} >= E = 5")
+    printed = detail.split("is t = ")[1].split(" ")[0]
+    assert abs(mp.mpf(printed) - root) < mp.mpf(10) ** -11 and abs(root - 1.93623336200345) < 1e-14
