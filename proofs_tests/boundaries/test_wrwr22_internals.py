@@ -147,3 +147,19 @@ def test_gamma_erratum_check_prints_the_boundary_near_zero_and_the_root() -> Non
     assert detail.startswith(f"psi^M(1e-30) = {mp.nstr(near_zero, 5)} >= E = 5")
     printed = detail.split("is t = ")[1].split(" ")[0]
     assert abs(mp.mpf(printed) - root) < mp.mpf(10) ** -11 and abs(root - 1.93623336200345) < 1e-14
+
+
+@pytest.mark.parametrize("k", [1000, 20000])
+def test_optimal_rho_next_to_delta_one_is_tight(k: int) -> None:
+    """delta = 1 - 2^-k: c = 2 log(1/delta) ~ 2^(1-k) and r* ~ sqrt(2c), far below the
+    precision.  The certified rho = t/r* is as tight as the working precision warrants, and
+    equals 1/r* from r^2/2 - r^3/3 + r^4/4 = c (the rest of the series is below 2^-(3k))."""
+    delta = 1 - Fraction(1, 2**k)
+    enc = wrwr22.optimal_rho.certified(t=1, delta=delta)
+    with mp.workdps(60):
+        c = -2 * mp.log1p(-mp.mpf(2) ** -k)
+        r = mp.findroot(lambda x: x * x / 2 - x**3 / 3 + x**4 / 4 - c, mp.sqrt(2 * c))
+        assert enc.rho.lo <= 1 / r * (1 + mp.mpf(10) ** -40)
+        assert enc.rho.hi >= 1 / r * (1 - mp.mpf(10) ** -40)
+        assert abs(enc.rho.mid * r - 1) < mp.mpf(10) ** -14
+        assert enc.rho.hi / enc.rho.lo - 1 < mp.mpf(10) ** -14
