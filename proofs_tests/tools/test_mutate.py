@@ -106,6 +106,22 @@ def test_coverage_selection_runs_only_tests_that_reach_the_line(tmp_path: Path) 
     assert sum("no mapped test runs this line" in line for line in summary.lines()) == 2
 
 
+TOY_CONT = TOY + "def pair():\n    return sum((1,\n                5))\n"
+TEST_CONT = STRONG + "\ndef test_pair():\n    from reference.toy import pair\n" \
+    "    assert pair() == 6\n"
+
+
+def test_a_mutant_on_a_continuation_line_is_reached_through_its_statement(
+        tmp_path: Path) -> None:
+    """Coverage records the constant tuple ``(1,\\n 5)`` under the statement's first line only;
+    the mutant of ``5`` on the next line is still run against the test that reaches it."""
+    found = _statuses(tmp_path / "cont", TEST_CONT, TOY_CONT)
+    assert found["(1, 6)"] == "killed" and found["(0, 5)"] == "killed"
+    first = TOY_CONT.splitlines().index("    return sum((1,") + 1
+    assert [(m.line, m.stmt_line) for m in mutants("reference/toy.py", TOY_CONT)
+            if m.mutated == "(1, 6)"] == [(first + 1, first)]
+
+
 def test_equivalent_list_parses_and_names_its_fields() -> None:
     """Each entry names an existing module whose listed line holds the original text: an
     edit that moves the code leaves no entry pointing at another line (a pair occurring
