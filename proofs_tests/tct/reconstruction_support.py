@@ -36,6 +36,8 @@ def confirmed(check: Any) -> bool:
 
 
 def as_mpf(x: F) -> Any:
+    """``x`` as the checks read an exact q: ``mp.mpf(numerator) / denominator`` (an integer
+    divisor, one rounding: ``to_ctx`` rounds a large denominator first, other bits)."""
     return mp.mpf(x.numerator) / x.denominator
 
 
@@ -55,11 +57,6 @@ def chernoff(tau: int, alpha: F) -> tuple[Any, Any]:
 def fake_result(fn: Callable[..., Any]) -> SimpleNamespace:
     """A stand-in for a registered result: only ``certified`` is called by the checks."""
     return SimpleNamespace(certified=fn)
-
-
-def exact_fraction(x: Any) -> F:
-    man, exp = x.man_exp
-    return F(int(man)) * F(2) ** int(exp)
 
 
 def wrapper_loss() -> Any:
