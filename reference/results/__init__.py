@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from reference.core.catalogue import ALIASES, Catalogue, collect
 from reference.core.errata import Erratum
 from reference.core.model import Result
+from reference.core.relations import Relation
 from reference.results.index import DEFINED_IN
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -72,6 +73,28 @@ def get(rid: str) -> Result[Any]:
         if found is not None:
             return found
     return load().get(rid)
+
+
+#: The modules that define relations between results (``reference.core.relations``).
+RELATION_MODULES: tuple[str, ...] = tuple(f"reference.results.{m}.relations" for m in (
+    "conversions", "composition", "privacy_loss", "concentration"))
+
+
+@lru_cache(maxsize=1)
+def relations() -> dict[str, Relation]:
+    """Every relation of :data:`RELATION_MODULES`, by id (each module imported once).
+
+    >>> "LEC11:AdvComp<=RRUV16:Thm2.10" in relations()
+    True
+    """
+    found: dict[str, Relation] = {}
+    for name in RELATION_MODULES:
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, Relation):
+                if value.id in found and found[value.id] is not value:
+                    raise ValueError(f"duplicate relation id {value.id}")
+                found[value.id] = value
+    return dict(sorted(found.items()))
 
 
 def errata() -> list[Erratum]:

@@ -190,6 +190,18 @@ def _bench(args: argparse.Namespace) -> int:
     return int(bench.run(args))
 
 
+def _prove(args: argparse.Namespace) -> int:
+    from reference.tools import prove  # lazy: python-flint
+
+    return prove.run_prove(args)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from reference.tools import prove  # lazy: python-flint
+
+    return prove.run_check(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m reference",
                                  description="Reference implementation of DP accounting.")
@@ -227,6 +239,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for tests)")
     p.set_defaults(func=_bench)
+    p = sub.add_parser("prove", help="prove the relations between results on their domains")
+    p.add_argument("ids", nargs="*", metavar="ID", help="relations (default: all)")
+    p.add_argument("--out", default=None, help="folder for the certificates (default: the "
+                   "package's own)")
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per relation")
+    p.add_argument("--list", action="store_true", help="list the relations, prove nothing")
+    p.set_defaults(func=_prove)
+    p = sub.add_parser("check", help="re-verify proof certificates with python-flint")
+    p.add_argument("files", nargs="*", metavar="CERT.json", help="default: the shipped ones")
+    p.set_defaults(func=_check)
     return ap
 
 

@@ -1,0 +1,267 @@
+"""A relation's margin as an expression graph, with the terms its two sides share cancelled.
+
+A relation compares results that often share a term: the tanh and the Dwork–Rothblum–Vadhan
+forms of advanced composition both add ``eps sqrt(2k log(1/delta))``.  Interval arithmetic
+cannot see that ``x - x = 0`` (the dependency problem): the difference of two enclosures
+of the same large term is as wide as the term, and a box must shrink to nothing before the
+small true difference shows.  So the margin is first run once on :class:`Tracer` numbers,
+which record each operation as a node of a graph in which the same operation on the same
+nodes *is* the same node (hash-consing); :func:`simplify` then collects the margin's
+additive terms (through ``+``, ``-`` and multiplication by rational constants) and drops
+those whose coefficients add up to zero.  This is exact algebra: the same computation on
+the same inputs has the same value.  :func:`evaluate` runs the simplified graph in any
+context (``iv``, the dual numbers of :mod:`reference.core.dual`, arb balls).
+
+Rational constants are folded exactly.  A comparison of traced numbers raises
+``TypeError``: a formula that branches on its inputs cannot be traced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from reference.core import numeric
+
+
+class Node:
+    """An operation of the graph (``op`` on ``args``), or a variable or rational constant."""
+
+    __slots__ = ("args", "graph", "op", "value")
+
+    def __init__(self, graph: Tracer, op: str, args: tuple[Any, ...], value: Any = None) -> None:
+        self.graph, self.op, self.args, self.value = graph, op, args, value
+
+    def _bin(self, op: str, other: object, swap: bool = False) -> Any:
+        if not isinstance(other, Node | int | Fraction):
+            return NotImplemented   # e.g. a dual number over this graph: its own operators
+        o = self.graph.lift(other)
+        return self.graph.node(op, (o, self) if swap else (self, o))
+
+    def __add__(self, other: object) -> Any:
+        return self._bin("add", other)
+
+    def __radd__(self, other: object) -> Any:
+        return self._bin("add", other, swap=True)
+
+    def __sub__(self, other: object) -> Any:
+        return self._bin("sub", other)
+
+    def __rsub__(self, other: object) -> Any:
+        return self._bin("sub", other, swap=True)
+
+    def __mul__(self, other: object) -> Any:
+        return self._bin("mul", other)
+
+    def __rmul__(self, other: object) -> Any:
+        return self._bin("mul", other, swap=True)
+
+    def __truediv__(self, other: object) -> Any:
+        return self._bin("div", other)
+
+    def __rtruediv__(self, other: object) -> Any:
+        return self._bin("div", other, swap=True)
+
+    def __neg__(self) -> Node:
+        return self.graph.node("neg", (self,))
+
+    def __pos__(self) -> Node:
+        return self
+
+    def __pow__(self, n: object) -> Node:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise TypeError(f"traced numbers take non-negative integer powers only, got {n!r}")
+        if n == 0:
+            return self.graph.lift(1)
+        out = self
+        for _ in range(n - 1):
+            out = out * self
+        return out
+
+    def _refuse(self, other: object) -> bool:
+        raise TypeError("a formula compared traced numbers: it branches on its inputs and "
+                        "cannot be traced")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _refuse
+
+    def __bool__(self) -> bool:
+        raise TypeError("the truth value of a traced number is not defined")
+
+
+_FOLD: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b}
+
+
+class Tracer:
+    """The context whose numbers are :class:`Node` s of one graph."""
+
+    def __init__(self) -> None:
+        self._table: dict[tuple[Any, ...], Node] = {}
+        self.prec = 53     # set by formulas' guard-bit helpers; tracing is exact
+
+    def node(self, op: str, args: tuple[Any, ...]) -> Node:
+        if op in _FOLD and all(a.op == "const" for a in args):
+            return self.const(_FOLD[op](args[0].value, args[1].value))
+        if op == "div" and all(a.op == "const" for a in args) and args[1].value != 0:
+            return self.const(args[0].value / args[1].value)
+        if op == "neg" and args[0].op == "const":
+            return self.const(-args[0].value)
+        key = (op, *(id(a) for a in args))
+        found = self._table.get(key)
+        if found is None:
+            found = self._table[key] = Node(self, op, args)
+        return found
+
+    def const(self, q: Fraction) -> Node:
+        key = ("const", q)
+        found = self._table.get(key)
+        if found is None:
+            found = self._table[key] = Node(self, "const", (), q)
+        return found
+
+    def var(self, name: str) -> Node:
+        key = ("var", name)
+        found = self._table.get(key)
+        if found is None:
+            found = self._table[key] = Node(self, "var", (), name)
+        return found
+
+    def lift(self, x: object) -> Node:
+        if isinstance(x, Node):
+            return x
+        return self.mpf(x)
+
+    def mpf(self, x: object) -> Node:
+        if isinstance(x, Node):
+            return x
+        if isinstance(x, bool):
+            raise TypeError("a bool is not a number")
+        if isinstance(x, int | Fraction | str):
+            return self.const(Fraction(x))
+        if isinstance(x, mpmath.mpf) and mpmath.isfinite(x):
+            return self.const(numeric.exact(x, "constant", "trace"))
+        raise TypeError(f"cannot trace the constant {x!r}")
+
+    @property
+    def zero(self) -> Node:
+        return self.const(Fraction(0))
+
+    @property
+    def one(self) -> Node:
+        return self.const(Fraction(1))
+
+    @property
+    def e(self) -> Node:
+        return self.exp(self.one)
+
+    def fsum(self, terms: Iterable[object]) -> Node:
+        total = self.zero
+        for t in terms:
+            total = total + t
+        return total
+
+    def sqrt(self, x: Node) -> Node:
+        return self.node("sqrt", (self.lift(x),))
+
+    def exp(self, x: Node) -> Node:
+        return self.node("exp", (self.lift(x),))
+
+    def expm1(self, x: Node) -> Node:
+        return self.node("expm1", (self.lift(x),))
+
+    def log(self, x: Node) -> Node:
+        return self.node("log", (self.lift(x),))
+
+    def log1p(self, x: Node) -> Node:
+        return self.node("log1p", (self.lift(x),))
+
+
+def trace(margin: Callable[..., Any], names: Sequence[str]) -> Node:
+    """The graph of ``margin(ctx, **variables)``, simplified (see :func:`simplify`)."""
+    g = Tracer()
+    out = margin(g, **{n: g.var(n) for n in names})
+    return simplify(g.lift(out))
+
+
+_TRACED: dict[int, tuple[Any, Node]] = {}
+
+
+def traced(rel: Any) -> Node:
+    """The simplified graph of a relation's margin (traced once per relation object)."""
+    hit = _TRACED.get(id(rel))
+    if hit is None or hit[0] is not rel:
+        hit = _TRACED[id(rel)] = (rel, trace(rel.margin, rel.names))
+    return hit[1]
+
+
+def _terms(node: Node, coeff: Fraction, acc: dict[int, tuple[Node, Fraction]]) -> Fraction:
+    """Add ``coeff * node`` to ``acc`` as a sum of terms; returns the constant part."""
+    op, args = node.op, node.args
+    if op == "const":
+        return coeff * Fraction(node.value)
+    if op in ("add", "sub"):
+        c = _terms(args[0], coeff, acc)
+        return c + _terms(args[1], coeff if op == "add" else -coeff, acc)
+    if op == "neg":
+        return _terms(args[0], -coeff, acc)
+    if op == "mul" and args[0].op == "const":
+        return _terms(args[1], coeff * args[0].value, acc)
+    if op == "mul" and args[1].op == "const":
+        return _terms(args[0], coeff * args[1].value, acc)
+    if op == "div" and args[1].op == "const" and args[1].value != 0:
+        return _terms(args[0], coeff / args[1].value, acc)
+    old = acc.get(id(node))
+    acc[id(node)] = (node, coeff + (old[1] if old else 0))
+    return Fraction(0)
+
+
+def simplify(node: Node) -> Node:
+    """``node`` as a sum of its additive terms with equal terms collected (and cancelled)."""
+    acc: dict[int, tuple[Node, Fraction]] = {}
+    const = _terms(node, Fraction(1), acc)
+    g = node.graph
+    out = g.const(const)
+    for term, coeff in acc.values():
+        if coeff == 1:
+            out = out + term
+        elif coeff == -1:
+            out = out - term
+        elif coeff != 0:
+            out = out + g.const(coeff) * term
+    return out
+
+
+def evaluate(node: Node, ctx: Any, env: Mapping[str, Any]) -> Any:
+    """The graph's value in ``ctx`` with the variables set to ``env``; each node once."""
+    memo: dict[int, Any] = {}
+
+    def value(n: Node) -> Any:
+        got = memo.get(id(n))
+        if got is not None:
+            return got
+        op, a = n.op, [value(x) for x in n.args]
+        if op == "const":
+            out = numeric.to_ctx(ctx, n.value)
+        elif op == "var":
+            out = env[n.value]
+        elif op == "add":
+            out = a[0] + a[1]
+        elif op == "sub":
+            out = a[0] - a[1]
+        elif op == "mul":
+            out = a[0] * a[1]
+        elif op == "div":
+            out = a[0] / a[1]
+        elif op == "neg":
+            out = -a[0]
+        elif op == "sqrt":
+            out = ctx.sqrt(a[0])
+        else:   # exp, expm1, log, log1p: the rigorous versions of reference.core.numeric
+            out = getattr(numeric, op)(ctx, a[0])
+        memo[id(n)] = out
+        return out
+
+    return value(node)

@@ -1,0 +1,60 @@
+"""Relations of the concentration bounds and boundaries, proved on whole domains (see
+:mod:`reference.core.relations`): the monotonicities their uses rely on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.core.relations import partial, relation
+from reference.results.boundaries.wrwr22 import linear_boundary
+from reference.results.concentration.rruv16 import self_normalized_threshold
+from reference.results.tct.notprior import notprior_value
+
+
+def _threshold(ctx: Any, B2: Any, beta: Any, delta: Any) -> Any:
+    return self_normalized_threshold.core(ctx, B2, beta, delta)
+
+
+_THM41 = {"B2": ("1e-6", "1e6"), "beta": ("1e-6", "1e6"), "delta": ("1e-30", "1/2")}
+
+
+@relation("RRUV16:Thm4.1/increasing-B2", kind="monotonicity",
+          statement="the self-normalised threshold sqrt((B^2 + beta)(2 + log(B^2/beta + 1)) "
+                    "log(1/delta)) is increasing in the variance proxy B^2",
+          uses=("RRUV16:Thm4.1",), source="RRUV16 Theorem 4.1 (de la Peña, Klass, Lai)",
+          domain=_THM41, log_scale=("B2", "beta", "delta"),
+          cuts="outside the box every factor under the root is still increasing in B^2 "
+               "(B^2 + beta and log(B^2/beta + 1)) and positive.")
+def threshold_increasing_variance(ctx: Any, B2: Any, beta: Any, delta: Any) -> Any:
+    return partial(ctx, _threshold, "B2", B2=B2, beta=beta, delta=delta)
+
+
+@relation("RRUV16:Thm4.1/decreasing-delta", kind="monotonicity",
+          statement="the self-normalised threshold is decreasing in delta",
+          uses=("RRUV16:Thm4.1",), source="RRUV16 Theorem 4.1",
+          domain=_THM41, log_scale=("B2", "beta", "delta"),
+          cuts="outside the box: the threshold is sqrt(positive factor times log(1/delta)).")
+def threshold_decreasing_delta(ctx: Any, B2: Any, beta: Any, delta: Any) -> Any:
+    return -partial(ctx, _threshold, "delta", B2=B2, beta=beta, delta=delta)
+
+
+@relation("WRWR22:Thm3.6-linear/decreasing-t", kind="monotonicity",
+          statement="the linear privacy boundary (Delta/t)(Delta/2 + b) + Delta a is "
+                    "decreasing in the time t",
+          uses=("WRWR22:Thm3.6-linear",), source="WRWR22 Theorem 3.6 (linear boundary)",
+          domain={"t": ("1e-6", "1e6"), "a": (0, 100), "b": (0, 100),
+                  "sensitivity": ("1e-6", "1e6")},
+          log_scale=("t", "sensitivity"),
+          cuts="outside the box: the derivative -(Delta/t^2)(Delta/2 + b) is negative for "
+               "Delta > 0, b >= 0.")
+def linear_boundary_decreasing(ctx: Any, t: Any, a: Any, b: Any, sensitivity: Any) -> Any:
+    return -partial(ctx, linear_boundary.core, "t", t=t, a=a, b=b, sensitivity=sensitivity)
+
+
+@relation("CL23:Lem2.3/decreasing-eps", kind="monotonicity",
+          statement="the NotPrior target value q = 1/(e^eps + 1) is decreasing in eps",
+          uses=("CL23:Lem2.3",), source="Cohen, Lyu (2023), Lemma 2.3 (reconstructed)",
+          domain={"eps": (0, 100)},
+          cuts="eps > 100: -e^eps/(e^eps + 1)^2 stays negative.")
+def notprior_decreasing(ctx: Any, eps: Any) -> Any:
+    return -partial(ctx, notprior_value, "eps", eps=eps)
