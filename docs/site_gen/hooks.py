@@ -42,6 +42,8 @@ from griffe_doctest import fence_doctests  # noqa: E402
 from links import link_ids  # noqa: E402
 from mathml import render_html  # noqa: E402
 from mdtext import figures_markdown, heading, heading_of  # noqa: E402
+from relations_page import PAGE as RELATIONS_PAGE  # noqa: E402
+from relations_page import relations_markdown  # noqa: E402
 
 #: Hand-written pages, in navigation order: (section, file, title).  A page that does not
 #: exist when the site is built is skipped; a ``docs/*.md`` page missing here is added
@@ -80,7 +82,8 @@ def _generate() -> dict[str, str]:
     _targets.update(pages.link_targets(by_id))
     out = {f"{pages.CATALOGUE_DIR}/index.md": pages.catalogue_markdown(groups),
            f"{pages.CATALOGUE_DIR}/errata.md": pages.errata_markdown(errs, by_id),
-           f"{pages.CATALOGUE_DIR}/claims.md": pages.claims_markdown(by_id)}
+           f"{pages.CATALOGUE_DIR}/claims.md": pages.claims_markdown(by_id),
+           RELATIONS_PAGE: relations_markdown()}
     for family, results in groups.items():
         out[pages.family_page(family)] = pages.family_markdown(family, results, errs)
         if family in pages.split_topics():
@@ -113,7 +116,8 @@ def _nav(generated: dict[str, str]) -> list[Any]:
         sections.setdefault("Topics", []).append({_nav_titles[path]: path})
     cat = pages.CATALOGUE_DIR
     families = [p for p in generated if p.count("/") == 1 and p.startswith(cat + "/")
-                and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md")]
+                and p.rsplit("/", 1)[1] not in ("index.md", "errata.md", "claims.md",
+                                                "relations.md")]
     catalogue: list[Any] = [{"All results": f"{cat}/index.md"}]
     for page in families:                                   # in reading order
         topic = Path(page).stem
@@ -123,9 +127,11 @@ def _nav(generated: dict[str, str]) -> list[Any]:
             _nav_titles[m] = heading_of(generated[m])
         catalogue.append({title: [{"Overview": page}, *({_nav_titles[m]: m} for m in modules)]}
                          if modules else {title: page})
-    catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"}]
+    catalogue += [{"Errata": f"{cat}/errata.md"}, {"Shipped claims": f"{cat}/claims.md"},
+                  {"Proved relations": RELATIONS_PAGE}]
     for title, path in (("Catalogue", f"{cat}/index.md"), ("Errata", f"{cat}/errata.md"),
-                        ("Shipped claims", f"{cat}/claims.md")):
+                        ("Shipped claims", f"{cat}/claims.md"),
+                        ("Proved relations", RELATIONS_PAGE)):
         _nav_titles[path] = title
     nav += [{s: items} for s, items in sections.items()]
     nav.append({"Catalogue": catalogue})
