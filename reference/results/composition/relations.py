@@ -82,3 +82,25 @@ def drv_decreasing_slack(ctx: Any, eps: Any, k: Any, delta_hat: Any) -> Any:
                " + sqrt(2k log(1/delta')) grows with k and log(1/delta').")
 def tanh_increasing_eps(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
     return partial(ctx, _tanh, "eps", eps=eps, k=k, delta_hat=delta_prime)
+
+
+@relation("LEC11:AdvComp/increasing-k", kind="monotonicity",
+          statement="the tanh form of advanced composition is increasing in k (eps > 0)",
+          uses=("LEC11:AdvComp",), source="Lecture notes N5/N22",
+          domain={"eps": ("1e-12", "10"), "k": (1, 10**6), "delta_prime": ("1e-15", "1/2")},
+          log_scale=("eps", "k", "delta_prime"),
+          cuts="eps < 1e-12 (at eps = 0 the bound is 0); d/dk = eps tanh(eps/2) + "
+               "eps sqrt(log(1/delta')/(2k)) > 0 for eps > 0.")
+def tanh_increasing_k(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
+    return partial(ctx, _tanh, "k", eps=eps, k=k, delta_hat=delta_prime)
+
+
+@relation("LEC11:AdvComp/decreasing-delta_prime", kind="monotonicity",
+          statement="the tanh form of advanced composition is decreasing in its slack delta'",
+          uses=("LEC11:AdvComp",), source="Lecture notes N5/N22",
+          domain={"eps": ("1e-12", "10"), "k": (1, 10**6), "delta_prime": ("1e-15", "1/2")},
+          log_scale=("eps", "k", "delta_prime"),
+          cuts="eps < 1e-12 (at eps = 0 the bound is 0); the derivative "
+               "-eps sqrt(2k) / (2 delta' sqrt(log(1/delta'))) is negative for eps > 0.")
+def tanh_decreasing_slack(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
+    return -partial(ctx, _tanh, "delta_hat", eps=eps, k=k, delta_hat=delta_prime)

@@ -58,3 +58,25 @@ def linear_boundary_decreasing(ctx: Any, t: Any, a: Any, b: Any, sensitivity: An
           cuts="eps > 100: -e^eps/(e^eps + 1)^2 stays negative.")
 def notprior_decreasing(ctx: Any, eps: Any) -> Any:
     return -partial(ctx, notprior_value, "eps", eps=eps)
+
+
+@relation("WRWR22:Thm3.6-linear/increasing-sensitivity", kind="monotonicity",
+          statement="the linear privacy boundary is increasing in the sensitivity Delta",
+          uses=("WRWR22:Thm3.6-linear",), source="WRWR22 Theorem 3.6 (linear boundary)",
+          domain={"t": ("1e-6", "1e6"), "a": (0, 100), "b": (0, 100),
+                  "sensitivity": ("1e-6", "1e6")},
+          log_scale=("t", "sensitivity"),
+          cuts="outside the box: the derivative (Delta + b)/t + a is positive for Delta > 0.")
+def linear_boundary_increasing(ctx: Any, t: Any, a: Any, b: Any, sensitivity: Any) -> Any:
+    return partial(ctx, linear_boundary.core, "sensitivity", t=t, a=a, b=b,
+                   sensitivity=sensitivity)
+
+
+@relation("CL23:Lem2.3/at-most-half", kind="ordering",
+          statement="the NotPrior target value q = 1/(e^eps + 1) is at most 1/2 (equal at "
+                    "eps = 0)",
+          uses=("CL23:Lem2.3",), source="Cohen, Lyu (2023), Lemma 2.3 (reconstructed)",
+          domain={"eps": (0, 100)}, strict=False,
+          cuts="eps > 100: q is decreasing (CL23:Lem2.3/decreasing-eps) and positive.")
+def notprior_at_most_half(ctx: Any, eps: Any) -> Any:
+    return 1 / ctx.mpf(2) - notprior_value(ctx, eps)
