@@ -13,6 +13,7 @@ opposite sign pathwise (erratum ``RSWR23:Thm4-sign``).  The samplers are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import mpmath
@@ -20,7 +21,7 @@ from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, pos_part
+from reference.core.numeric import MPF, Ctx, pos_part, to_ctx
 from reference.core.params import (
     Param,
     all_of,
@@ -44,13 +45,15 @@ def real_seq(name: str, example: str, doc: str) -> Param:
     return Param(name, "seq", example=example, doc=doc)
 
 
-def _dot(ctx: Ctx, u: list[MPF], v: list[MPF]) -> MPF:
-    return ctx.fsum(a * b for a, b in zip(u, v, strict=True))
-
-
-def _loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
+def _loss(ctx: Ctx, fx: Sequence[Fraction], fxp: Sequence[Fraction], b: Sequence[Fraction],
+          t: Fraction) -> MPF:
+    """``|u|^2/(2t) + <u, b>/t`` with ``u = f(x) - f(x')``: rational in the inputs, so
+    computed exactly and rounded once.  (Rounded inputs put an error of ``|f| 2^-prec / t``
+    on a loss that can be exactly 0: ``+-1.4e267`` at ``t = 5e-324``.)"""
     u = [p - q for p, q in zip(fx, fxp, strict=True)]
-    return _dot(ctx, u, u) / (2 * t) + _dot(ctx, u, b) / t
+    value = sum((a * a for a in u), Fraction(0)) / (2 * t) + \
+        sum((a * c for a, c in zip(u, b, strict=True)), Fraction(0)) / t
+    return to_ctx(ctx, value)
 
 
 _VECTORS = all_of(equal_lengths("fx", "fxp", "b"), max_length("fx", MAX_DIM))
@@ -63,10 +66,11 @@ _LOSS_PARAMS = [real_seq("fx", "1,0", "f(x), the statistic on the true data"),
 @result("WRWR22:Thm3.4", title="Privacy loss of the Brownian mechanism", kind="mechanism",
         statement=r"\mathcal L_{1:n}=\frac{\|f(x)-f(x')\|_2^2}{2T_n}+\frac{\langle f(x)-f(x'),"
                   r"B_{T_n}\rangle}{T_n}",
-        params=_LOSS_PARAMS, precondition=_VECTORS,
+        params=_LOSS_PARAMS, precondition=_VECTORS, exact_inputs=True,
         notes="Proof in the missing App. B, reconstructed in the docstring. Also holds at a "
               "stopping function N(x) in place of n.")
-def brownian_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF) -> MPF:
+def brownian_loss(ctx: Ctx, fx: tuple[Fraction, ...], fxp: tuple[Fraction, ...],
+                  b: tuple[Fraction, ...], t: Fraction) -> MPF:
     """The privacy loss ``|u|^2/(2T) + <u, B_T>/T`` (``u = f(x) - f(x')``) of the Brownian
     mechanism's releases up to the one at time ``T``.
 
@@ -84,11 +88,11 @@ def brownian_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF], t: MPF)
         kind="mechanism",
         statement=r"\mathcal L^{(1:T(x))}=\frac{\|f(x)-f(x')\|_2^2}{2t}+\frac{\langle f(x)-f(x'),"
                   r"B^{(t)}\rangle}{t}",
-        params=_LOSS_PARAMS, precondition=_VECTORS, status="corrected",
+        params=_LOSS_PARAMS, precondition=_VECTORS, exact_inputs=True, status="corrected",
         notes="Printed with <f(x') - f(x), B>: same law, opposite sign pathwise "
               "(erratum RSWR23:Thm4-sign).")
-def brownian_loss_rswr23(ctx: Ctx, fx: list[MPF], fxp: list[MPF], b: list[MPF],
-                         t: MPF) -> MPF:
+def brownian_loss_rswr23(ctx: Ctx, fx: tuple[Fraction, ...], fxp: tuple[Fraction, ...],
+                         b: tuple[Fraction, ...], t: Fraction) -> MPF:
     """RSWR23 Theorem 4 (Whitehouse et al.), with the inner product's sign corrected.
 
     The loss of ``BM^{(1:T(x))}(x)`` against ``x'`` at the stopped time value ``t``, the
@@ -138,10 +142,12 @@ def loss_bound(ctx: Ctx, t: MPF, w: MPF, sensitivity: MPF) -> MPF:
                 real("fx", "1", "f(x)"), real("fxp", "0", "f(x')")],
         precondition=all_of(equal_lengths("times", "y"), TIMES_DECREASE,
                             max_length("times", MAX_DIM)),
+        exact_inputs=True,
         notes="Proof in the missing App. B; the joint density telescopes. "
               "The property test computes the joint Gaussian likelihood ratio of the whole "
               "path, covariance min(T_i, T_j), independently.")
-def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MPF:
+def path_loss(ctx: Ctx, times: tuple[Fraction, ...], y: tuple[Fraction, ...], fx: Fraction,
+              fxp: Fraction) -> MPF:
     """The privacy loss of a whole released path: that of its last release alone.
 
     WRWR22 Lemma 3.2 (RSWR23 Lemma 4.1): ``log p_x(y_{1:n})/p_x'(y_{1:n}) =
@@ -152,10 +158,11 @@ def path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF) -> MP
     >>> print(path_loss(times="4,2,1", y="1.5,0.8,1.1", fx=1, fxp=0))
     0.6
     """
-    last, tn = y[-1], times[-1]
     # (y - f')^2 - (y - f)^2 factored: the difference of squares cancels every digit when
-    # |y| is large (y = 1e288 put the point value outside its own enclosure).
-    return (fx - fxp) * ((last - fx) + (last - fxp)) / (2 * tn)
+    # |y| is large (y = 1e288 put the point value outside its own enclosure); rational in
+    # the inputs, so computed exactly and rounded once (see _loss).
+    last = y[-1]
+    return to_ctx(ctx, (fx - fxp) * ((last - fx) + (last - fxp)) / (2 * times[-1]))
 
 
 @erratum("RSWR23:Thm4-sign", location="RSWR23 Theorem 4 and the last display of App. A",

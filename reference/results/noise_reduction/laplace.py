@@ -23,8 +23,7 @@ Decisions where the sources are silent:
 * **Lemma A.1** is exact for the neighbours the proof assumes; the statement's ``Delta_1``
   form is the loss only when ``f(x') - f(x) = Delta_1`` (worst-case neighbours).  The
   implemented loss is the proof's, for any neighbours (erratum ``RSWR23:LemA.1``).
-
-Samplers: :mod:`reference.sim.laplace_paths`.
+  Samplers: :mod:`reference.sim.laplace_paths`.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from mpmath import mp
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, abs_gap, exp, log
+from reference.core.numeric import MPF, Ctx, exp, log, to_ctx
 from reference.core.params import (
     Param,
     all_of,
@@ -60,11 +59,6 @@ class JumpLaw(NamedTuple):
 
     no_jump: MPF
     mean: MPF
-
-
-def laplace_logratio(ctx: Ctx, y: MPF, a: MPF, b: MPF, t: MPF) -> MPF:
-    """``log p_t(y - a) - log p_t(y - b)`` for the ``Lap(t)`` density ``p_t``."""
-    return abs_gap(ctx, y - a, b - a) / t
 
 
 _STAY_NOTE = ("t_0 is undefined in the text; t_0 = 0 is implemented (the first step always "
@@ -166,9 +160,7 @@ def levy_density(ctx: Ctx, z: MPF, t: MPF) -> MPF:
 def flat_probability(ctx: Ctx, t1: MPF, t2: MPF) -> MPF:
     """``exp(-(Lévy mass of X(t2) - X(t1)))``, the probability of no jump in ``(t1, t2]``.
 
-    RSWR23 App. A: ``int_{t1}^{t2} int psi(z;u) dz du = 2 log(t2/t1)``, so the path is flat
-    with probability ``(t1/t2)^2``, the stay probability of WRWR22 eq. (4).
-    Domain: ``0 < t1 <= t2``.  0.1225 at ``(0.7, 2)``:
+    RSWR23 App. A.  Domain: ``0 < t1 <= t2``.  0.1225 at ``(0.7, 2)``:
 
     Proof note.  Jumps of the process in ``(t1, t2]`` form a Poisson process with total
     mass ``int_{t1}^{t2} int psi(z; u) dz du = int_{t1}^{t2} 2/u du = 2 log(t2/t1)``, so
@@ -197,17 +189,25 @@ def _above_eta(values: Mapping[str, Any], where: str) -> None:
                           f"{values['eta']} (Z is defined on [eta, inf))", where)
 
 
+def _abs_loss(y: Fraction, fx: Fraction, fxp: Fraction, t: Fraction) -> Fraction:
+    """``log p_t(y - f(x)) - log p_t(y - f(x'))`` for ``Lap(t)`` densities, exactly: rounded
+    inputs left an error of ``|f| 2^-prec / t`` around a loss that can be exactly 0
+    (``+-4.7e-38`` at ``f = y = -1e-300``, ``t = 5e-324``)."""
+    return (abs(y - fxp) - abs(y - fx)) / t
+
+
 @result("WRWR22:Def4.1", title="Adaptive Laplace noise reduction: loss of the released path",
         kind="mechanism",
         statement=r"\mathrm{LNR}(x)=\big(f(x)+Z_{T_n(x)}\big)_{n\ge1},\quad"
                   r"\mathcal L_{1:n}=\frac{|y_n-f(x')|-|y_n-f(x)|}{T_n}",
         params=[*_PATH, positive("eta", "1/2", "start of the process Z (times must be >= eta)")],
         precondition=all_of(*_PATH_CHECKS, _above_eta), status="reconstructed",
+        exact_inputs=True,
         notes="The text states no loss formula; the path's likelihood ratio telescopes (the "
               "transition kernels, an atom at 0 plus a Laplace part, do not depend on f). "
               "T_n >= eta is required (erratum WRWR22:Def4.1-eta).")
-def lnr_path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF,
-                  eta: MPF) -> MPF:
+def lnr_path_loss(ctx: Ctx, times: tuple[Fraction, ...], y: tuple[Fraction, ...],
+                  fx: Fraction, fxp: Fraction, eta: Fraction) -> MPF:
     """The privacy loss of LNR's released path ``y_1, ..., y_n``: its last release's.
 
     WRWR22 Definition 4.1 with the noise-reduction property of §4: ``log p_x(y_{1:n}) /
@@ -225,27 +225,26 @@ def lnr_path_loss(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF, fxp: MPF,
     >>> print(lnr_path_loss(times="4,2,1", y="1.5,0.8,0.7", fx=1, fxp=0, eta="1/2"))
     0.4
     """
-    return laplace_logratio(ctx, y[-1], fx, fxp, times[-1])
+    return to_ctx(ctx, _abs_loss(y[-1], fx, fxp, times[-1]))
 
 
 @result("RSWR23:DefA.1", title="Laplace noise reduction (RSWR23): loss of the released path",
         kind="mechanism",
         statement=r"\mathtt{LNR}(x)=\big(t^{(k)},f(x)+X(t^{(k)})\big)_{k\le T(x)},\quad"
                   r"\mathcal L^{(1:T(x))}=\log\frac{p_t(\hat z-f(x))}{p_t(\hat z-f(x'))}",
-        params=_PATH, precondition=all_of(*_PATH_CHECKS),
+        params=_PATH, precondition=all_of(*_PATH_CHECKS), exact_inputs=True,
         notes="Eq. (12) instantiated with the Laplace process started at 0; the smallest "
               "time's value is a single Lap draw.")
-def lnr_path_loss_rswr23(ctx: Ctx, times: list[MPF], y: list[MPF], fx: MPF,
-                         fxp: MPF) -> MPF:
+def lnr_path_loss_rswr23(ctx: Ctx, times: tuple[Fraction, ...], y: tuple[Fraction, ...],
+                         fx: Fraction, fxp: Fraction) -> MPF:
     """Eq. (12) for RSWR23 Definition A.1: the loss of the released pairs ``(t^(k), y_k)``
-    is the Laplace log-density ratio at the smallest time.
-
-    Domain: non-increasing positive times, as many releases, ``d = 1``.
+    is the Laplace log-density ratio at the smallest time.  Domain: non-increasing positive
+    times, as many releases, ``d = 1``.
 
     >>> print(lnr_path_loss_rswr23(times="4,2,1", y="1.5,0.8,0.7", fx=1, fxp=0))
     0.4
     """
-    return laplace_logratio(ctx, y[-1], fx, fxp, times[-1])
+    return to_ctx(ctx, _abs_loss(y[-1], fx, fxp, times[-1]))
 
 
 _VEC = all_of(equal_lengths("fx", "fxp", "x"), max_length("fx", MAX_DIM))
@@ -257,11 +256,12 @@ _VEC = all_of(equal_lengths("fx", "fxp", "x"), max_length("fx", MAX_DIM))
         params=[real_seq("fx", "0", "f(x)"), real_seq("fxp", "0.6", "f(x')"),
                 real_seq("x", "0.339", "the noise X(t) of the last release, under x"),
                 positive("t", "0.7", "time (scale) of the last release")],
-        precondition=_VEC, status="corrected",
+        precondition=_VEC, status="corrected", exact_inputs=True,
         notes="The statement prints Delta_1(f) in place of |f(x) - f(x')|: exact only for "
               "worst-case neighbours with f(x') - f(x) = Delta_1 (erratum RSWR23:LemA.1). "
               "Independent coordinates add.")
-def lnr_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], x: list[MPF], t: MPF) -> MPF:
+def lnr_loss(ctx: Ctx, fx: tuple[Fraction, ...], fxp: tuple[Fraction, ...],
+             x: tuple[Fraction, ...], t: Fraction) -> MPF:
     """The privacy loss of LNR stopped at scale ``t`` with noise ``X = X(t)``.
 
     RSWR23 Lemma A.1 as proved: ``log p_t(y - f(x)) / p_t(y - f(x'))`` at ``y = f(x) + X``,
@@ -280,7 +280,10 @@ def lnr_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], x: list[MPF], t: MPF) -> M
     >>> print(mpmath.nstr(lnr_loss(fx=[0], fxp=["0.6"], x=["0.339"], t="0.7"), 6))
     -0.111429
     """
-    return ctx.fsum(abs_gap(ctx, xi, b - a) for a, b, xi in zip(fx, fxp, x, strict=True)) / t
+    # y = f(x) + X: exactly, each coordinate's term is _abs_loss at y_j, rounded once
+    return to_ctx(ctx, sum((_abs_loss(a + xi, a, b, t) for a, b, xi in zip(fx, fxp, x,
+                                                                         strict=True)),
+                           Fraction(0)))
 
 
 @result("RSWR23:LemA.1-printed", title="Lemma A.1 as stated (worst-case neighbours only)",
@@ -289,17 +292,17 @@ def lnr_loss(ctx: Ctx, fx: list[MPF], fxp: list[MPF], x: list[MPF], t: MPF) -> M
         params=[real("x", "0.339", "the noise X(t) under x"), positive("t", "0.7", "scale"),
                 positive("sensitivity", "1", "Delta_1(f)", default="1")],
         notes="Equals RSWR23:LemA.1 when f(x') - f(x) = Delta_1; for other neighbours it is "
-              "neither the loss nor an upper bound on it (erratum RSWR23:LemA.1).")
-def lnr_loss_printed(ctx: Ctx, x: MPF, t: MPF, sensitivity: MPF) -> MPF:
+              "neither the loss nor an upper bound on it (erratum RSWR23:LemA.1).",
+        exact_inputs=True)
+def lnr_loss_printed(ctx: Ctx, x: Fraction, t: Fraction, sensitivity: Fraction) -> MPF:
     """The statement of RSWR23 Lemma A.1: ``-(|X| - |X - Delta_1|)/t`` (``d = 1``).
 
-    The loss of the worst-case neighbour pair ``f(x') = f(x) + Delta_1``.  Domain: any
-    ``x``, ``t > 0``, ``sensitivity > 0``.
+    The loss of the worst-case pair ``f(x') = f(x) + Delta_1``.  Domain: ``t, Delta_1 > 0``.
 
     >>> print(mpmath.nstr(lnr_loss_printed(x="0.339", t="0.7"), 6))
     0.46
     """
-    return abs_gap(ctx, x, sensitivity) / t     # -(|x| - |x - Delta|), without cancellation
+    return to_ctx(ctx, _abs_loss(x, Fraction(0), sensitivity, t))    # exact
 
 
 @result("WRWR22:Prop4.2", title="Ex-post privacy of Laplace noise reduction", kind="guarantee",
@@ -313,8 +316,7 @@ def lnr_loss_printed(ctx: Ctx, x: MPF, t: MPF, sensitivity: MPF) -> MPF:
 def lnr_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
     """The ex-post guarantee ``(Delta_1/T_N, 0)`` of LNR stopped at scale ``T_N = t``.
 
-    WRWR22 Proposition 4.2: with ``T_n = Delta_1/E_n`` this is ``(E_N, 0)``.  Domain:
-    ``t > 0``, ``sensitivity > 0``.
+    WRWR22 Proposition 4.2: with ``T_n = Delta_1/E_n``, ``(E_N, 0)``.  Domain: ``t, Delta_1 > 0``.
 
     >>> g = lnr_expost(t=2, sensitivity="0.5")
     >>> print(g.eps, g.delta)
@@ -322,8 +324,6 @@ def lnr_expost(ctx: Ctx, t: MPF, sensitivity: MPF) -> ExPost:
     """
     return ExPost(sensitivity / t, ctx.zero)
 
-
-# ---- errata ----------------------------------------------------------------------------
 
 @erratum("WRWR22:Eq4-t0", location="WRWR22 §4, eq. (4)", result="WRWR22:Eq4",
          printed="zeta_0 = 0 and stay w.p. (t_{n-1}/t_n)^2, with t_0 undefined",

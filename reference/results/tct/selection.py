@@ -15,24 +15,28 @@ The samplers (Algorithm 3 :func:`~reference.sim.tct_selection.one_shot_top_k`, A
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
 import mpmath
+from mpmath import iv
 
+from reference.core.decide import exceeds
 from reference.core.errors import DomainError
-from reference.core.model import result
+from reference.core.model import lift, result
 from reference.core.numeric import (
     MPF,
     Ctx,
     endpoints,
+    exact,
     exp,
     get_dps,
     is_interval,
     log,
     log1p,
     to_ctx,
+    working,
 )
 from reference.core.params import count, nonneg, positive, unit_open
 from reference.results.tct.base import (
@@ -152,15 +156,45 @@ def top_k_calls(ctx: Ctx, eps: MPF, k: int) -> SelectionCalls:
     return SelectionCalls(2 * eps, notprior_value(ctx, 2 * eps), ctx.mpf(k))
 
 
+def _top_one_ratio(ctx: Ctx, eps: MPF, delta: MPF, **_: Any) -> MPF:
+    return log(ctx, 1 / delta) / log1p(ctx, exp(ctx, -2 * eps))
+
+
+def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction | None]:
+    """``m' = ceil(ln(1/delta)/ln(1 + e^{-2 eps}))`` decided exactly on the exact inputs.
+
+    An enclosure of the ratio that straddles an integer ``a`` left ``m'`` as ``[a, a + 1]``
+    (``eps = 1.147e-143``, ``delta = 2^-1074``: the ratio is ``1074 + 1e-140``, so
+    ``m' = 1075``); whether the ratio exceeds ``a`` is decided with the digits doubled
+    (:func:`~reference.core.decide.exceeds`).  At ``eps = 0`` the ratio is
+    ``log2(1/delta)``, an integer when ``delta`` is a power of 2: decided in integers.
+    ``None`` when the enclosure spans more than one integer (a ratio far above 2^prec).
+    """
+    eps, delta = values["eps"], values["delta"]
+    if eps == 0:
+        m = max(0, (1 / delta).__floor__().bit_length() - 1)
+        while Fraction(2) ** m * delta < 1:
+            m += 1
+        return {"m": Fraction(m)}
+    with working(iv):
+        ends = endpoints(_top_one_ratio(iv, **lift(iv, values)))
+    # ceilings of the exact ends (mpmath.ceil would round a ratio above 2^prec)
+    a, b = (math.ceil(exact(e, "ratio", where)) for e in (ends.lo, ends.hi))
+    if b - a > 1:
+        return {"m": None}
+    above = exceeds(lambda ctx: _top_one_ratio(ctx, **lift(ctx, values)), Fraction(a), where)
+    return {"m": Fraction(a + 1 if above else a)}
+
+
 @result("CL23:ThmI.1", title="One-shot top-1 selection: explicit privacy", kind="bound",
         statement=r"\Big(2\varepsilon\Big\lceil\frac{\ln(1/\delta)}{\ln(1+e^{-2\varepsilon})}"
                   r"\Big\rceil,\ \delta\Big)\text{-DP}",
         params=[nonneg("eps", "0.1"), unit_open("delta", "1e-6")],
-        status="reconstructed", probabilistic=True,
+        status="reconstructed", probabilistic=True, prepare=_top_one_calls,
         notes=label_note("reconstructed and numerically verified",
                          "The paper states (O(eps log(1/delta)), delta); the explicit form is "
                          "TCT with one hit, where the tail is geometric (1 - q_2)^m'."))
-def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
+def top_one(ctx: Ctx, eps: MPF, delta: MPF, m: MPF | None = None) -> SelectionBound:
     """Top-1 of eps-DP candidates is ``(2 eps ceil(ln(1/delta)/ln(1+e^{-2eps})), delta)``-DP.
 
     CL23 Theorem I.1, explicit form (label *reconstructed and numerically
@@ -180,7 +214,8 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF) -> SelectionBound:
     >>> print(b.eps, b.m)                      # closed form in floats: eps' = 0.4
     0.4 2.0
     """
-    m = ctx_ceil(ctx, log(ctx, 1 / delta) / log1p(ctx, exp(ctx, -2 * eps)))
+    if m is None:   # the ratio's enclosure spans several integers: their ceilings
+        m = ctx_ceil(ctx, _top_one_ratio(ctx, eps, delta))
     return SelectionBound(2 * eps * m, delta, m)
 
 

@@ -1,0 +1,74 @@
+"""CL23:ThmI.1's number of calls m' = ceil(ln(1/delta)/ln(1 + e^-2eps)) is decided exactly.
+
+Found by the thorough Hypothesis profile: at eps = 1.147e-143, delta = 2^-1074 the ratio is
+1074 + 1e-140 and the enclosure of m' was [1074, 1075] (exact: 1075).  Expected values here
+come from python-flint at 3000 bits (the ceiling of a ball that decides it) and, at
+eps = 0, from integer arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proofs_tests.arb_support import arb_q, frac
+from reference.results import covers
+from reference.results.tct.selection import top_one
+
+
+def _flint_m(eps: Fraction, delta: Fraction) -> int | None:
+    old = flint.ctx.prec
+    flint.ctx.prec = 3000
+    try:
+        ratio = (1 / arb_q(delta)).log() / (1 + (-2 * arb_q(eps)).exp()).log()
+        lo, hi = ratio.lower(), ratio.upper()
+        a, b = math.ceil(Fraction(*_q(lo))), math.ceil(Fraction(*_q(hi)))
+        return a if a == b else None
+    finally:
+        flint.ctx.prec = old
+
+
+def _q(x: flint.arb) -> tuple[int, int]:
+    man, exp = x.mid().man_exp()
+    q = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return q.numerator, q.denominator
+
+
+def _check(eps: Fraction, delta: Fraction, m: int) -> None:
+    bound = top_one.certified(eps=eps, delta=delta)
+    assert frac(bound.m.lo) == frac(bound.m.hi) == m
+    assert frac(top_one(eps=eps, delta=delta).m) == m
+    exact_eps = 2 * eps * m
+    assert frac(bound.eps.lo) <= exact_eps <= frac(bound.eps.hi)
+
+
+@covers("CL23:ThmI.1")
+def test_the_thorough_profile_example() -> None:
+    _check(Fraction(1.1470613000855157e-143), Fraction(5e-324), 1075)
+    _check(Fraction(0), Fraction(5e-324), 1074)       # exactly log2(1/delta) = 1074
+    _check(Fraction(0), Fraction(1, 3), 2)
+    # a ratio near 5e19, above 2^53: its ceiling must not be rounded
+    eps, delta = Fraction(19.71101592670168), Fraction(4.580424541016698e-180)
+    m = _flint_m(eps, delta)
+    assert m is not None and m > 2**64
+    _check(eps, delta, m)
+
+
+@covers("CL23:ThmI.1")
+@given(st.integers(1, 1074), st.integers(-400, 0), st.booleans())
+def test_m_is_the_exact_ceiling_next_to_powers_of_two(n: int, e: int, zero: bool) -> None:
+    """delta = 2^-n makes the ratio an integer at eps = 0 and an integer plus about
+    2 eps n / ln 2 for tiny eps: the ceiling's hardest inputs."""
+    delta = Fraction(1, 2**n)
+    eps = Fraction(0) if zero else Fraction(2) ** (e - 60)
+    if zero:
+        _check(eps, delta, n)
+    else:
+        m = _flint_m(eps, delta)
+        assert m is not None
+        _check(eps, delta, m)
+        assert m == n + 1 if eps * n < Fraction(1, 4) else m >= n
