@@ -62,7 +62,7 @@ def _ends(x: Any) -> tuple[Fraction, Fraction]:
     return ends(x)
 
 
-def _check(x: Any, exact: Fraction, width: Fraction, tol: Fraction = Q(0)) -> None:
+def _check(x: Any, exact: Fraction, width: Fraction, tol: Fraction | int = 0) -> None:
     """``x`` contains ``exact`` (known to ``+- tol``) and is at most ``width`` wide."""
     lo, hi = _ends(x)
     assert lo <= exact + tol and exact - tol <= hi, (lo, exact, hi)
@@ -122,11 +122,11 @@ def test_rational_gradient_over_a_box_contains_every_point_gradient(
         for k_, got in enumerate((out.v, *out.d)):
             lo, hi = _ends(got)
             assert lo <= sum(t[k_] for t in terms) <= hi
-    # tight: the enclosure shrinks with the box (a loose bound, far below any unit-size slip)
+    # tight: shrinks with the box (bound 8x the widest seen in 800 random boxes)
     scale = sum(abs(t[1]) + abs(t[2]) for t in rational_terms(x0 + w, y0 + w))
     for got in out.d:
         lo, hi = _ends(got)
-        assert hi - lo <= 2**12 * w * (1 + scale) / min(x0, y0) ** 2 + scale * TWO**-30
+        assert hi - lo <= 2**8 * (w * (1 + scale) / min(x0, y0) ** 2 + scale * TWO**-40)
 
 
 CONSTANT_MIXES: list[tuple[str, Callable[[Any], Any], Callable[[Q], tuple[Q, Q]]]] = [
@@ -231,7 +231,7 @@ def test_transcendental_gradient_over_a_box_contains_every_point_gradient(
     scale = _reference(x0 + w, y0 + w, 53)[1][1] + _reference(x0 + w, y0 + w, 53)[2][1]
     for got in out.d:
         lo, hi = _ends(got)
-        assert hi - lo <= 2**16 * w * (1 + scale) / y0**3 + scale * TWO**-30
+        assert hi - lo <= 2**11 * (w * (1 + scale) / y0**3 + scale * TWO**-40)   # 16x seen
 
 
 def _fprime(name: str, u: Any) -> Any:
@@ -241,7 +241,8 @@ def _fprime(name: str, u: Any) -> Any:
 
 ORDINARY = st.fractions(Q(-1, 2), 8, max_denominator=10**9)
 UNARY_POINTS = {   # inner argument u; near the domain boundaries u is binary (exact)
-    "sqrt": st.one_of(ORDINARY.filter(lambda u: u > 0), st.integers(1, 1000).map(lambda k: TWO**-k)),
+    "sqrt": st.one_of(ORDINARY.filter(lambda u: u > 0),
+                      st.integers(1, 1000).map(lambda k: TWO**-k)),
     "exp": st.one_of(ORDINARY, st.integers(1, 700).map(lambda k: Q(k)),
                      st.integers(1, 1000).map(lambda k: -(TWO**-k))),
     "expm1": st.one_of(ORDINARY, st.just(Q(0)), st.integers(1, 1000).map(lambda k: TWO**-k),
@@ -273,26 +274,31 @@ def test_each_function_rule_with_the_chain_rule(base_name: str, prec: int, name:
         _check(got, want, abs(want) * TWO ** (12 - prec), tol=abs(want) * TWO ** (-3 * prec))
 
 
-def test_wide_box_over_balls_keeps_a_finite_negative_derivative() -> None:
-    """d/dd log(1/d) = -1/d over d in [1e-15, 1/2]: finite ends, every point's slope inside."""
+def test_wide_box_over_balls_keeps_finite_ends_and_the_sign() -> None:
+    """Over d in [1e-15, 1/2]: d/dd log d = 1/d is enclosed tightly; log(1/d) meets the
+    dependency problem (1/d and its slope are enclosed apart) but its slope enclosure keeps
+    finite ends, the right sign and every point's slope."""
     dc = DualContext(B, ("d",))
     B.prec = 53
     (d,) = dc.variables([B.mpf((Q(1, 10**15), Q(1, 2)))])
+    lo, hi = _ends(dc.log(d).d[0])
+    assert 2 * (1 - TWO**-50) <= lo <= 2 and 10**15 <= hi <= 10**15 * (1 + TWO**-50)
     out = dc.log(1 / d)
     lo, hi = _ends(out.d[0])
-    assert lo <= -(10**15) and -2 <= hi < 0
-    assert lo >= -(10**15) * (1 + TWO**-40) and hi <= -2 * (1 - TWO**-40)
-    lo, hi = _ends(out.v)
-    assert 0 < lo
+    assert -(10**30) * (1 + TWO**-40) <= lo <= -(10**15) and -2 <= hi < 0
+    assert 0 < _ends(out.v)[0]
+    for p in (Q(1, 10**15), Q(1, 3), Q(1, 2), Q(7, 10**9)):
+        assert lo <= -1 / p <= hi
 
 
 # ---- refusals, context helpers ------------------------------------------------------------
 
 
 REFUSED: list[Callable[[Any, Any], object]] = [
-    lambda x, y: x < y, lambda x, y: x <= 1, lambda x, y: x > 0, lambda x, y: x >= Q(1, 2),
-    lambda x, y: 1 < x, lambda x, y: bool(x), lambda x, y: max(x, y), lambda x, y: x if y else x,
-    lambda x, y: x**0.5, lambda x, y: x**True, lambda x, y: x ** Q(1, 2), lambda x, y: x**y,
+    lambda x, y: x < y, lambda x, y: x < 1, lambda x, y: x <= 1, lambda x, y: x > 0,
+    lambda x, y: x >= Q(1, 2), lambda x, y: 1 < x, lambda x, y: bool(x), lambda x, y: max(x, y),
+    lambda x, y: 1 if y else 0, lambda x, y: x**0.5, lambda x, y: x**True,
+    lambda x, y: x ** Q(1, 2), lambda x, y: x**y,
 ]
 
 
@@ -300,9 +306,10 @@ REFUSED: list[Callable[[Any, Any], object]] = [
 @pytest.mark.parametrize("op", REFUSED, ids=[str(i) for i in range(len(REFUSED))])
 def test_comparisons_truth_values_and_non_integer_powers_raise(base_name: str,
                                                                op: Callable[..., object]) -> None:
+    """The module's own refusals (not Python's fallback for a missing operator)."""
     base = _base(base_name, 53)
     x, y = DualContext(base, ("x", "y")).variables([_box(base, Q(1)), _box(base, Q(2))])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"branches on its inputs|truth value|integer powers"):
         op(x, y)
 
 
@@ -317,7 +324,7 @@ def test_context_helpers(base_name: str) -> None:
     with mp.workprec(600):
         e = frac(mp.e)
     _check(dc.e.v, e, TWO**-110)
-    for z in (dc.e, dc.zero, dc.one, dc.mpf(Q(1, 3)), dc.mpf(7)):
+    for z in (dc.e, dc.zero, dc.one, to_ctx(dc, Q(1, 3)), dc.mpf(7)):
         assert [_ends(g) for g in z.d] == [(0, 0), (0, 0)]
     assert _ends(dc.zero.v) == (0, 0) and _ends(dc.one.v) == (1, 1)
     assert dc.mpf(x) is x and +x is x and value_of(x) is x.v and value_of(x.v) is x.v

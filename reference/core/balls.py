@@ -1,6 +1,6 @@
 """A second enclosing evaluator: python-flint's arb balls behind the context interface.
 
-:class:`Balls` gives Arb's midpoint-radius balls (C, rigorous error bounds) the interface
+:class:`Balls` gives intervals with Arb-computed ends (C, rigorous error bounds) the interface
 the result formulas use (``mpf``, ``sqrt``, ``exp``, ``log``, ``expm1``, ``log1p``,
 ``fsum``, ``zero``, ``one``, ``e``, ``prec``), so that the same formula runs in a library
 that shares no code with mpmath.  The proof checker (:mod:`reference.core.proofcheck`)
@@ -8,9 +8,9 @@ re-verifies the prover's certificates with it, so that a bug of one library cann
 make and check a proof.
 
 python-flint is optional (the ``prove`` and ``test`` extras): :func:`balls` raises
-``ImportError`` with the command that installs it.  A ball that contains a point where a
-function is undefined (``log`` of a ball reaching 0) comes out as NaN, which no decision
-accepts (:func:`positive`).
+``ImportError`` with the command that installs it.  An operation undefined somewhere on an
+interval (``log`` of an interval reaching 0, a divisor containing 0) raises ``ValueError``,
+which the checker reads as "not proved".
 """
 
 from __future__ import annotations
@@ -47,7 +47,9 @@ class ArbInterval:
     def of(x: object) -> ArbInterval:
         return x if isinstance(x, ArbInterval) else balls().mpf(x)
 
-    def __add__(self, other: object) -> ArbInterval:
+    def __add__(self, other: object) -> Any:
+        if not isinstance(other, ArbInterval | int | Fraction | mpmath.mpf):
+            return NotImplemented   # e.g. a dual number over these intervals
         o = ArbInterval.of(other)
         return ArbInterval((self.lo + o.lo).lower(), (self.hi + o.hi).upper())
 
@@ -59,14 +61,20 @@ class ArbInterval:
     def __pos__(self) -> ArbInterval:
         return self
 
-    def __sub__(self, other: object) -> ArbInterval:
+    def __sub__(self, other: object) -> Any:
+        if not isinstance(other, ArbInterval | int | Fraction | mpmath.mpf):
+            return NotImplemented
         return self + -ArbInterval.of(other)
 
-    def __rsub__(self, other: object) -> ArbInterval:
+    def __rsub__(self, other: object) -> Any:
         return ArbInterval.of(other) + -self
 
-    def __mul__(self, other: object) -> ArbInterval:
-        o = ArbInterval.of(other)
+    def __mul__(self, other: object) -> Any:
+        if not isinstance(other, ArbInterval | int | Fraction | mpmath.mpf):
+            return NotImplemented
+        return self._mul(ArbInterval.of(other))
+
+    def _mul(self, o: ArbInterval) -> ArbInterval:
         prods = [a * b for a in (self.lo, self.hi) for b in (o.lo, o.hi)]
         return ArbInterval(_least([p.lower() for p in prods]), _most([p.upper() for p in prods]))
 
@@ -77,18 +85,20 @@ class ArbInterval:
             raise ValueError("division by an interval containing 0")
         return ArbInterval((1 / self.hi).lower(), (1 / self.lo).upper())
 
-    def __truediv__(self, other: object) -> ArbInterval:
+    def __truediv__(self, other: object) -> Any:
+        if not isinstance(other, ArbInterval | int | Fraction | mpmath.mpf):
+            return NotImplemented
         return self * ArbInterval.of(other)._inverse()
 
     def __rtruediv__(self, other: object) -> ArbInterval:
-        return ArbInterval.of(other) * self._inverse()
+        return ArbInterval.of(other)._mul(self._inverse())
 
     def __pow__(self, n: object) -> ArbInterval:
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise TypeError(f"intervals take non-negative integer powers only, got {n!r}")
         out = ArbInterval.of(1)
         for _ in range(n):
-            out = out * self
+            out = out._mul(self)
         return out
 
     def increasing(self, name: str, above: int | None = None) -> ArbInterval:
@@ -142,6 +152,8 @@ class Balls:
             return x
         if isinstance(x, tuple):
             lo, hi = (self.mpf(e) for e in x)
+            if hi.hi < lo.lo:
+                raise ValueError(f"an interval needs lo <= hi, got ({x[0]}, {x[1]})")
             return ArbInterval(lo.lo, hi.hi)
         if isinstance(x, bool):
             raise TypeError("a bool is not a number")

@@ -197,31 +197,49 @@ def traced(rel: Any) -> Node:
     return hit[1]
 
 
-def _terms(node: Node, coeff: Fraction, acc: dict[int, tuple[Node, Fraction]]) -> Fraction:
-    """Add ``coeff * node`` to ``acc`` as a sum of terms; returns the constant part."""
+Terms = tuple[Fraction, dict[int, tuple[Node, Fraction]]]
+
+
+def _terms(node: Node, memo: dict[int, Terms]) -> Terms:
+    """``node`` as ``constant + sum coefficient * term`` (each node expanded once: a sum
+    reused inside a formula would otherwise be expanded once per use, exponentially)."""
+    got = memo.get(id(node))
+    if got is not None:
+        return got
     op, args = node.op, node.args
+    out: Terms
     if op == "const":
-        return coeff * Fraction(node.value)
-    if op in ("add", "sub"):
-        c = _terms(args[0], coeff, acc)
-        return c + _terms(args[1], coeff if op == "add" else -coeff, acc)
-    if op == "neg":
-        return _terms(args[0], -coeff, acc)
-    if op == "mul" and args[0].op == "const":
-        return _terms(args[1], coeff * args[0].value, acc)
-    if op == "mul" and args[1].op == "const":
-        return _terms(args[0], coeff * args[1].value, acc)
-    if op == "div" and args[1].op == "const" and args[1].value != 0:
-        return _terms(args[0], coeff / args[1].value, acc)
-    old = acc.get(id(node))
-    acc[id(node)] = (node, coeff + (old[1] if old else 0))
-    return Fraction(0)
+        out = (Fraction(node.value), {})
+    elif op in ("add", "sub"):
+        out = _combine(_terms(args[0], memo), _terms(args[1], memo), 1 if op == "add" else -1)
+    elif op == "neg":
+        out = _scale(_terms(args[0], memo), Fraction(-1))
+    elif op == "mul" and args[0].op == "const":
+        out = _scale(_terms(args[1], memo), Fraction(args[0].value))
+    elif op == "mul" and args[1].op == "const":
+        out = _scale(_terms(args[0], memo), Fraction(args[1].value))
+    elif op == "div" and args[1].op == "const" and args[1].value != 0:
+        out = _scale(_terms(args[0], memo), 1 / Fraction(args[1].value))
+    else:
+        out = (Fraction(0), {id(node): (node, Fraction(1))})
+    memo[id(node)] = out
+    return out
+
+
+def _scale(t: Terms, c: Fraction) -> Terms:
+    return t[0] * c, {k: (n, q * c) for k, (n, q) in t[1].items()}
+
+
+def _combine(a: Terms, b: Terms, sign: int) -> Terms:
+    acc = dict(a[1])
+    for k, (n, q) in b[1].items():
+        acc[k] = (n, acc[k][1] + sign * q) if k in acc else (n, sign * q)
+    return a[0] + sign * b[0], acc
 
 
 def simplify(node: Node) -> Node:
     """``node`` as a sum of its additive terms with equal terms collected (and cancelled)."""
-    acc: dict[int, tuple[Node, Fraction]] = {}
-    const = _terms(node, Fraction(1), acc)
+    const, acc = _terms(node, {})
     g = node.graph
     out = g.const(const)
     for term, coeff in acc.values():
