@@ -61,7 +61,7 @@ def test_power_mutant_loss_with_a_changed_constant() -> None:
     cols = [b[:, k] for k in range(3)]
     real = np.asarray(brownian_loss.core(NP, fx.tolist(), fxp.tolist(), cols, t))
     assert np.max(np.abs(real - by_hand)) < 1e-12
-    wrong = mutant("reference.results.noise_reduction.brownian", "2 * t", "3 * t", line=53)
+    wrong = mutant("reference.results.noise_reduction.brownian", "2 * t", "3 * t", line=57)
     loss = np.asarray(wrong.brownian_loss.core(NP, fx.tolist(), fxp.tolist(), cols, t))
     assert np.max(np.abs(loss - (by_hand - c2 / (6 * t)))) < 1e-12
     distance = float(2 * stats.norm.cdf(c2 / (6 * t) / 2 / math.sqrt(c2 / t)) - 1)

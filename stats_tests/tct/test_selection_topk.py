@@ -101,7 +101,7 @@ def test_power_mutant_top_k_with_one_minus_alpha() -> None:
     = 8`` instead of 249: eps' = 16.25.  The loss exceeds it when ``f > 80``:
     P = 0.0521 (exact law) against delta' = 0.00111, so the harness rejects with
     probability > 1 - 1e-9 (exact binomial computation); false failure <= 1e-6."""
-    planted = mutant("reference.results.tct.selection", "1 + alpha", "1 - alpha", line=221)
+    planted = mutant("reference.results.tct.selection", "1 + alpha", "1 - alpha", line=258)
     b = planted.top_k(eps=EPS, k=K, alpha=ALPHA_TCT, delta_star=DELTA_STAR)
     assert int(b.m) == 8
     p_true = exact_exceed(float(b.eps))

@@ -182,13 +182,17 @@ def _infinite_round(values: Mapping[str, Any]) -> bool:
 def _lift_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]:
     if _infinite_round(values):
         return {"halt": True, "infinite": True}
-    # Each term is delta_i times (1 + e^-2eps)/(1 - e^-eps) > 1: a sum of deltas that
-    # reaches delta_g' decides HALT exactly.  At eps_i = 1e15 the excess is e^-1e15 times
-    # delta_i, beyond any precision (the doubling ladder gave up at 3200 digits).
-    if any(d > 0 for d in values["delta"]) and sum(values["delta"]) >= values["delta_g_prime"]:
-        return {"halt": True, "infinite": False}
-    return {"halt": exceeds(lambda ctx: _failure(ctx, **lift(ctx, values)),
-                            values["delta_g_prime"], where), "infinite": False}
+    try:
+        return {"halt": exceeds(lambda ctx: _failure(ctx, **lift(ctx, values)),
+                                values["delta_g_prime"], where), "infinite": False}
+    except RuntimeError:
+        # Each term is delta_i times (1 + e^-2eps)/(1 - e^-eps) > 1, so deltas that reach
+        # delta_g' mean HALT.  At eps_i = 1e15 the sum exceeds delta_g' = delta_i by
+        # e^-1e15 delta_i, beyond any precision (undecided at 3200 digits).
+        if any(d > 0 for d in values["delta"]) and \
+                sum(values["delta"]) >= values["delta_g_prime"]:
+            return {"halt": True, "infinite": False}
+        raise
 
 
 def _same_length(values: Mapping[str, Any], where: str) -> None:

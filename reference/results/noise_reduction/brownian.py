@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 from mpmath import mp
@@ -45,15 +46,16 @@ def real_seq(name: str, example: str, doc: str) -> Param:
     return Param(name, "seq", example=example, doc=doc)
 
 
-def _loss(ctx: Ctx, fx: Sequence[Fraction], fxp: Sequence[Fraction], b: Sequence[Fraction],
-          t: Fraction) -> MPF:
-    """``|u|^2/(2t) + <u, b>/t`` with ``u = f(x) - f(x')``: rational in the inputs, so
-    computed exactly and rounded once.  (Rounded inputs put an error of ``|f| 2^-prec / t``
-    on a loss that can be exactly 0: ``+-1.4e267`` at ``t = 5e-324``.)"""
+def _loss(ctx: Ctx, fx: Sequence[Any], fxp: Sequence[Any], b: Sequence[Any], t: Any) -> Any:
+    """``|u|^2/(2t) + <u, b>/t`` with ``u = f(x) - f(x')``.  The results pass the exact
+    inputs: the loss is rational in them, so it is computed exactly and rounded once
+    (rounded inputs put an error of ``|f| 2^-prec / t`` on a loss that can be exactly 0:
+    ``+-1.4e267`` at ``t = 5e-324``).  Other numbers (numpy arrays, for the simulations)
+    go through the same formula."""
     u = [p - q for p, q in zip(fx, fxp, strict=True)]
-    value = sum((a * a for a in u), Fraction(0)) / (2 * t) + \
-        sum((a * c for a, c in zip(u, b, strict=True)), Fraction(0)) / t
-    return to_ctx(ctx, value)
+    square = sum((a * a for a in u), 0)
+    value = square / (2 * t) + sum((a * c for a, c in zip(u, b, strict=True)), 0) / t
+    return to_ctx(ctx, value) if isinstance(value, Fraction) else value
 
 
 _VECTORS = all_of(equal_lengths("fx", "fxp", "b"), max_length("fx", MAX_DIM))

@@ -178,6 +178,8 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
         return {"m": Fraction(m)}
     with working(iv):
         ends = endpoints(_top_one_ratio(iv, **lift(iv, values)))
+    if not ends.hi < mpmath.mpf(2) ** (iv.prec + 64):   # no exact integer to decide
+        return {"m": None}
     # ceilings of the exact ends (mpmath.ceil would round a ratio above 2^prec)
     a, b = (math.ceil(exact(e, "ratio", where)) for e in (ends.lo, ends.hi))
     if b - a > 1:
