@@ -1,0 +1,106 @@
+"""What each shipped relation states, pinned: its margin at an interior point against a
+formula written here by hand (derivatives worked out by hand for the monotonicity claims),
+evaluated with mpmath at 60 digits.  A proof only shows a margin positive; a margin changed
+into another positive one (a sign flipped into a sum, a constant changed) would still be
+proved, so this is what ties each relation to the statement it claims."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from mpmath import cosh, exp, log, mp, mpf, sqrt, tanh
+
+from reference.core.relations import Relation, fraction, relation
+from reference.results import relations
+
+P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B2": mpf(2),
+     "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
+     "sensitivity": mpf("0.9")}
+
+
+def _expected() -> dict[str, Callable[[], Any]]:
+    ep, k, d, rho = P["eps"], P["k"], P["delta"], P["rho"]
+    B2, beta, t, a, b, D = P["B2"], P["beta"], P["t"], P["a"], P["b"], P["sensitivity"]
+    L = log(1 / d)
+    A = (B2 + beta) * (2 + log(B2 / beta + 1))
+    bud = sqrt(L + ep) - sqrt(L)
+    return {
+        "CL23:Lem2.3/decreasing-eps": lambda: exp(ep) / (exp(ep) + 1) ** 2,
+        "CL23:Lem2.3/at-most-half": lambda: mpf(1) / 2 - 1 / (exp(ep) + 1),
+        "LEC11:AdvComp/increasing-eps": lambda: sqrt(2 * k * L) + k * tanh(ep / 2)
+        + k * ep / (2 * cosh(ep / 2) ** 2),
+        "LEC11:AdvComp/increasing-k": lambda: ep * sqrt(2 * L) / (2 * sqrt(k)) + ep * tanh(ep / 2),
+        "LEC11:AdvComp/decreasing-delta_prime": lambda: ep * sqrt(2 * k) / (2 * d * sqrt(L)),
+        "LEC11:AdvComp<=RRUV16:Thm2.10": lambda: k * ep * (exp(ep) - 1 - tanh(ep / 2)),
+        "RRUV16:Lem2.3-ii/corrected>printed": lambda: (1 + exp(-2 * ep)) / (1 - exp(-ep))
+        - 2 / (ep * exp(ep)),
+        "RRUV16:Lem2.3-ii/printed-fails-for-RR-above-W(2)": lambda: 1 - 2 / (E2 * exp(E2)),
+        "RRUV16:Lem2.3-ii/printed-holds-for-RR-below-W(2)": lambda: 2 / (ep * exp(ep)) - 1,
+        "RRUV16:Lem4.6>=LEC11:RRLoss": lambda: ep * (exp(ep) - 1) / 2 - ep * tanh(ep / 2),
+        "RRUV16:Thm2.10/decreasing-delta_hat": lambda: ep * sqrt(2 * k) / (2 * d * sqrt(L)),
+        "RRUV16:Thm2.10/increasing-eps": lambda: k * (exp(ep) - 1) + k * ep * exp(ep)
+        + sqrt(2 * k * L),
+        "RRUV16:Thm2.10/increasing-k": lambda: ep * (exp(ep) - 1)
+        + ep * sqrt(2 * L) / (2 * sqrt(k)),
+        "RRUV16:Thm4.1/decreasing-delta": lambda: sqrt(A) / (2 * d * sqrt(L)),
+        "RRUV16:Thm4.1/increasing-B2": lambda: sqrt(L) / (2 * sqrt(A)) * (3 + log(B2 / beta + 1)),
+        "RSWR23:Lem2.3-inverse/increasing-delta": lambda: bud * (1 / sqrt(L) - 1 / sqrt(L + ep))
+        / d,
+        "RSWR23:Lem2.3-inverse/increasing-eps": lambda: bud / sqrt(L + ep),
+        "RSWR23:Lem2.3/decreasing-delta": lambda: sqrt(rho / L) / d,
+        "RSWR23:Lem2.3/increasing-rho": lambda: 1 + sqrt(L / rho),
+        "RSWR23:Sec7.2-EM<BS16:Prop1.4": lambda: 3 * ep**2 / 8,
+        "RSWR23:Thm6-constant/printed>corrected": lambda: 2 * (sqrt(2) - 1) * sqrt(rho * L),
+        "WRWR22:Thm3.6-linear/decreasing-t": lambda: D / t**2 * (D / 2 + b),
+        "WRWR22:Thm3.6-linear/increasing-sensitivity": lambda: (D + b) / t + a,
+    }
+
+
+ALIASES = {"delta_hat": "delta", "delta_prime": "delta"}
+#: The eps of the relation whose domain starts above W(2) = 0.8526.
+E2 = mpf("1.3")
+
+
+@pytest.mark.parametrize("rid", sorted(relations()))
+def test_margin_is_the_stated_quantity(rid: str) -> None:
+    rel = relations()[rid]
+    with mp.workdps(60):
+        table = _expected()
+        assert set(table) == set(relations())
+        args = {n: P[ALIASES.get(n, n)] for n in rel.names}
+        if "above-W(2)" in rid:
+            args["eps"] = E2
+        for n, lo, hi in rel.domain:
+            assert lo < fraction(str(args[n])) < hi, (rid, n)
+        got, want = rel.margin(mp, **args), table[rid]()
+        assert want > 0
+        assert abs(got - want) <= abs(want) * mpf(10) ** -45, (rid, got, want)
+
+
+def test_relation_defaults_and_refusals() -> None:
+    """A relation is strict unless it says otherwise, proved at 30 digits by default; empty
+    ranges, log-scale ranges reaching 0 and range ends of other types are refused."""
+    rel = relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+                   domain={"x": ("1/2", 1)})(lambda ctx, x: x)
+    assert rel.strict is True and rel.dps == 30 and rel.log_scale == frozenset()
+    assert rel.domain == (("x", Fraction(1, 2), Fraction(1)),)
+    plain = Relation("T:r", "s", "ordering", (), "s", rel.domain, rel.margin)
+    assert plain.strict is True and plain.dps == 30 and plain.names == ("x",)
+    for lo, hi in ((1, 1), (2, 1)):
+        with pytest.raises(ValueError, match="empty range"):
+            relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+                     domain={"x": (lo, hi)})
+    for lo in (0, -1):
+        with pytest.raises(ValueError, match="geometrically"):
+            relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+                     domain={"x": (lo, 1)}, log_scale=("x",))
+    relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+             domain={"x": ("1e-300", 1)}, log_scale=("x",))
+    for bad in (True, 0.5, None, [1]):
+        with pytest.raises(TypeError, match="range end"):
+            fraction(bad)
+    assert fraction("0.1") == Fraction(1, 10) and fraction(3) == 3
+    assert fraction(Fraction(2, 3)) == Fraction(2, 3)
