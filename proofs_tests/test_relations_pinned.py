@@ -6,6 +6,7 @@ proved, so this is what ties each relation to the statement it claims."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -89,6 +90,8 @@ def test_relation_defaults_and_refusals() -> None:
     assert rel.domain == (("x", Fraction(1, 2), Fraction(1)),)
     plain = Relation("T:r", "s", "ordering", (), "s", rel.domain, rel.margin)
     assert plain.strict is True and plain.dps == 30 and plain.names == ("x",)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plain.strict = False      # type: ignore[misc]  # a relation is a frozen value
     for lo, hi in ((1, 1), (2, 1)):
         with pytest.raises(ValueError, match="empty range"):
             relation("T:r", statement="s", kind="ordering", uses=(), source="s",
