@@ -146,12 +146,6 @@ def _proved(rel: Relation) -> dict[str, Any]:
     return json.loads(json.dumps(proof.certificate()))
 
 
-def _first_split(node: dict[str, Any]) -> dict[str, Any]:
-    while "split" not in node:
-        raise AssertionError("no split")
-    return node
-
-
 TAMPER = {
     "format": (lambda c: c.update(format="other/1"), "unknown format"),
     "relation": (lambda c: c.update(relation="TEST:other"), "is for"),

@@ -37,7 +37,7 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.dual import DualContext
-from reference.core.numeric import endpoints, precision, to_ctx, working
+from reference.core.numeric import endpoints, exact, precision, to_ctx, working
 from reference.core.proofcheck import CHECK_EXTRA_BITS, leaf_holds
 from reference.core.relations import Box, Relation, text
 from reference.core.trace import evaluate, traced
@@ -54,12 +54,7 @@ def _ends(x: Any) -> tuple[Fraction, Fraction] | None:
     e = endpoints(x)
     if not (mpmath.isfinite(e.lo) and mpmath.isfinite(e.hi)):
         return None
-    out = []
-    for end in (e.lo, e.hi):
-        sign, man, exp, _ = end._mpf_
-        q = Fraction(int(man)) * Fraction(2) ** int(exp) if man else Fraction(0)
-        out.append(-q if sign else q)
-    return out[0], out[1]
+    return exact(e.lo, "lower end", "prover"), exact(e.hi, "upper end", "prover")
 
 
 def _interval(lo: Fraction, hi: Fraction) -> Any:
