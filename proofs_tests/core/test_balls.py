@@ -190,6 +190,9 @@ def test_product_of_each_sign_case_is_exact(sx: str, sy: str) -> None:
 def test_negation_and_powers() -> None:
     x = B.mpf((Fraction(-1, 4), Fraction(3)))
     assert ends(-x) == (Fraction(-3), Fraction(1, 4)) and +x is x
+    # a number on the left of a subtraction: 1 - [-1/4, 3] = [-2, 5/4], exactly
+    assert ends(1 - x) == (Fraction(-2), Fraction(5, 4))
+    assert ends(Fraction(1, 2) - x) == ends(B.mpf(Fraction(1, 2)) - x)
     assert ends(x**0) == (1, 1) and ends(x**1) == ends(x)
     assert ends(B.mpf(Fraction(-3, 2)) ** 3) == (Fraction(-27, 8), Fraction(-27, 8))
     lo, hi = ends(x**2)                              # x * x: encloses [0, 9]

@@ -129,9 +129,15 @@ def check(cert: dict[str, Any], rel: Relation, bits: int | None = None) -> int:
                                f"not the relation's {domain}")
     if cert.get("strict") is not rel.strict:
         raise CertificateError(f"{rel.id}: the certificate's strictness differs")
+    if bits is None:
+        stated = cert.get("bits")
+        if not isinstance(stated, int) or isinstance(stated, bool) or stated < 2:
+            raise CertificateError(f"{rel.id}: the certificate states no precision (bits): "
+                                   f"{stated!r}")
+        bits = stated + CHECK_EXTRA_BITS
     ctx = balls()
     old = ctx.prec
-    ctx.prec = bits if bits is not None else int(cert.get("bits", 0)) + CHECK_EXTRA_BITS
+    ctx.prec = bits
     count = 0
 
     def walk(node: Any, box: dict[str, tuple[Fraction, Fraction]], where: str) -> None:
