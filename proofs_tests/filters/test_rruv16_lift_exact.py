@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference.core.numeric import exact
 from reference.results import covers, get
 
 LIFT = get("RRUV16:Lem3.3")
@@ -22,7 +24,14 @@ LIFT = get("RRUV16:Lem3.3")
 def test_the_thorough_profile_example() -> None:
     kw = {"eps": [0, 10**15, 0], "delta": [0, "0.1", 0], "delta_g_prime": "0.1"}
     assert LIFT(**kw).halt and LIFT.certified(**kw).halt
-    # one more digit of budget than the deltas: the huge eps term is now decided the other way
+    # a finite failure (no round has eps_i = 0 < delta_i): about 1/10
+    assert abs(exact(LIFT(**kw).failure, "failure", "test") - Fraction(1, 10)) < Fraction(1, 10**20)
+    # a budget above the deltas by 10^-4000: the exact argument does not apply, and the
+    # comparison is beyond every precision tried: undecided, said so (never a guess)
+    kw["delta_g_prime"] = Fraction(1, 10) + Fraction(1, 10**4000)
+    with pytest.raises(RuntimeError, match="cannot decide"):
+        LIFT(**kw)
+    # a budget above the deltas by 10^-22: the huge eps term is decided the other way
     kw["delta_g_prime"] = "0.1000000000000000000001"
     assert not LIFT(**kw).halt
 
@@ -42,3 +51,6 @@ def test_halt_whenever_the_deltas_reach_the_budget(rounds: list[tuple[Fraction, 
         assert out.halt
     elif not any(d > 0 for d in delta):
         assert not out.halt and out.failure == 0
+    # each term is delta_i times a factor above 1
+    assert exact(LIFT.certified(eps=eps, delta=delta, delta_g_prime=budget).failure.hi,
+                 "failure", "test") >= sum(delta)

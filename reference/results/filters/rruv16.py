@@ -188,9 +188,9 @@ def _lift_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]:
     except RuntimeError:
         # Each term is delta_i times (1 + e^-2eps)/(1 - e^-eps) > 1, so deltas that reach
         # delta_g' mean HALT.  At eps_i = 1e15 the sum exceeds delta_g' = delta_i by
-        # e^-1e15 delta_i, beyond any precision (undecided at 3200 digits).
-        if any(d > 0 for d in values["delta"]) and \
-                sum(values["delta"]) >= values["delta_g_prime"]:
+        # e^-1e15 delta_i, beyond any precision (undecided at 3200 digits).  Some delta_i
+        # is > 0 here: with all of them 0 the failure is an exact 0, always decided.
+        if sum(values["delta"]) >= values["delta_g_prime"]:
             return {"halt": True, "infinite": False}
         raise
 
