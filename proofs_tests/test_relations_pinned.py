@@ -19,7 +19,8 @@ from reference.results import relations
 
 P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B2": mpf(2),
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
-     "sensitivity": mpf("0.9")}
+     "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
+     "alpha": mpf(3), "U2": mpf(2)}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -28,6 +29,23 @@ def _expected() -> dict[str, Callable[[], Any]]:
     L = log(1 / d)
     A = (B2 + beta) * (2 + log(B2 / beta + 1))
     bud = sqrt(L + ep) - sqrt(L)
+    n, S, x = P["n"], P["S"], P["x"]
+    ell = log(log(n) / d)                               # Theorem 6.1's log(log(n)/delta_g)
+    L11 = log(110 * exp(1)) + 2 * ell                   # (11): sqrt(2 S L11)
+    Lam = log(4 * (log(n) / log(2)) / d)                # (12)'s log(4 log2(n)/delta_g)
+    A12 = (1 / n**2 + S) * (1 + log(1 + n**2 * S) / 2)
+    F12 = sqrt(2 * A12 * Lam)                           # (12)'s deviation term
+    A64 = (S + x) * (1 + log(S / x + 1) / 2)
+    G64 = sqrt(2 * A64 * log(2 / d))                    # Lemma 6.4's deviation term
+    beta11 = d**2 / (110 * exp(1) * log(n) ** 2)       # (11)'s beta of Theorem 4.5
+    al, U2 = P["alpha"], P["U2"]
+    tb = sqrt(L / rho)                                  # Bun-Steinke's order a - 1
+    pp = exp(ep) / (1 + exp(ep))                        # RR's larger probability
+    qq = 1 - pp
+    Z = pp**al * qq ** (1 - al) + qq**al * pp ** (1 - al)
+    DR = log(Z) / (al - 1)                              # Rényi divergence of RR_eps
+    dZ = log(pp / qq) * (pp**al * qq ** (1 - al) - qq**al * pp ** (1 - al))
+    T44 = sqrt((U2 / 4 + x) * (2 + log(U2 / (4 * x) + 1)) * L)
     return {
         "CL23:Lem2.3/decreasing-eps": lambda: exp(ep) / (exp(ep) + 1) ** 2,
         "CL23:Lem2.3/at-most-half": lambda: mpf(1) / 2 - 1 / (exp(ep) + 1),
@@ -57,10 +75,37 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RSWR23:Thm6-constant/printed>corrected": lambda: 2 * (sqrt(2) - 1) * sqrt(rho * L),
         "WRWR22:Thm3.6-linear/decreasing-t": lambda: D / t**2 * (D / 2 + b),
         "WRWR22:Thm3.6-linear/increasing-sensitivity": lambda: (D + b) / t + a,
+        "RRUV16:Thm6.5-(11)>=Thm6.1": lambda: sqrt(2 * L11) - 2 * sqrt(ell),
+        "RRUV16:Thm6.5-(12)>=Thm6.1": lambda: F12 - sqrt(S * ell),
+        "RRUV16:Thm6.5-(11)/valid-by-Thm4.5": lambda: d / 2 - 2 * sqrt(exp(1)) * (
+            beta11 + 2 * log(n) * sqrt(mpf("0.74") * beta11)),
+        "RRUV16:Thm6.5-fn7/new<=conference": lambda: 2 * sqrt((1 + log(sqrt(3))) * Lam)
+        - sqrt(2 * L11),
+        "RRUV16:Thm6.5-(11)/increasing-S": lambda: L11 / sqrt(2 * S * L11),
+        "RRUV16:Thm6.5-(11)/increasing-n": lambda: sqrt(2 * S) / (sqrt(L11) * n * log(n)),
+        "RRUV16:Thm6.5-(11)/decreasing-delta_g": lambda: sqrt(2 * S) / (sqrt(L11) * d),
+        "RRUV16:Thm6.5-(12)/increasing-S": lambda: Lam * (mpf(3) / 2 + log(1 + n**2 * S) / 2)
+        / F12,
+        "RRUV16:Thm6.5-(12)/decreasing-delta_g": lambda: A12 / (d * F12),
+        "RRUV16:Lem6.4/decreasing-delta_g": lambda: A64 / (d * G64),
+        "CKS20:Cor13<=RSWR23:Lem2.3": lambda: log(1 + 1 / tb) + log(1 + tb) / tb,
+        "MIR17:RR-renyi<eps": lambda: ep - DR,
+        "MIR17:RR-renyi<=BS16:Prop1.4": lambda: al * ep**2 / 2 - DR,
+        "MIR17:RR-renyi/increasing-alpha": lambda: dZ / (Z * (al - 1)) - log(Z) / (al - 1) ** 2,
+        "LEC11:RRLoss<=BS16:Prop1.4": lambda: ep**2 / 2 - ep * tanh(ep / 2),
+        "LEC11:RRLoss/increasing-eps": lambda: tanh(ep / 2) + ep / (2 * cosh(ep / 2) ** 2),
+        "RRUV16:Thm4.4/increasing-U2": lambda: L * (3 + log(U2 / (4 * x) + 1)) / (8 * T44),
+        "RRUV16:Thm4.4/decreasing-delta": lambda: (U2 / 4 + x) * (2 + log(U2 / (4 * x) + 1))
+        / (2 * d * T44),
+        "RRUV16:Thm4.5/increasing-t": lambda: 4 * sqrt(exp(1)) * sqrt(mpf("0.74") * beta) / t,
+        "RRUV16:Thm4.5/increasing-beta": lambda: 2 * sqrt(exp(1)) * (
+            1 + log(t) * sqrt(mpf("0.74") / beta)),
+        "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
+        / G64,
     }
 
 
-ALIASES = {"delta_hat": "delta", "delta_prime": "delta"}
+ALIASES = {"delta_hat": "delta", "delta_prime": "delta", "delta_g": "delta"}
 #: The eps of the relation whose domain starts above W(2) = 0.8526.
 E2 = mpf("1.3")
 

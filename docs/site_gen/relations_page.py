@@ -27,8 +27,8 @@ def relations_markdown() -> str:
              "it. A relation claims its margin positive on every point of its box; what the "
              "box leaves out, and why the claim still holds there or where it does not, is "
              "the 'cut' below.", "",
-             "| relation | kind | domain | boxes | proof time | checked |",
-             "|---|---|---|---|---|---|"]
+             "| relation | kind | domain | status | boxes | proof time | checked |",
+             "|---|---|---|---|---|---|---|"]
     notes = ["", "## Statements and cuts", ""]
     for rid, rel in rels.items():
         path = certificate_path(rid)
@@ -37,7 +37,8 @@ def relations_markdown() -> str:
         _, leaves = check_file(path)
         took = time.monotonic() - start
         domain = ", ".join(f"{n} in [{lo}, {hi}]" for n, lo, hi in rel.domain)
-        lines.append(f"| `{_esc(rid)}` | {rel.kind} | {_esc(domain)} | {leaves} | "
+        lines.append(f"| `{_esc(rid)}` | {rel.kind} | {_esc(domain)} | {cert['status']} | "
+                     f"{leaves} | "
                      f"{cert['seconds']:.2f} s | accepted ({took:.2f} s) |")
         notes += [f"- `{_esc(rid)}` ({', '.join(rel.uses)}; {_esc(rel.source)}): "
                   f"{_esc(rel.statement)}. {'Strict' if rel.strict else 'Non-strict'}. "

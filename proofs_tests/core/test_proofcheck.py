@@ -70,6 +70,11 @@ def test_a_variable_is_fixed_at_the_end_its_derivative_points_to() -> None:
     assert check(_cert(falling, {"fixed": {"x": "hi"}, "leaf": "plain"}), falling) == 1
     with pytest.raises(CertificateError, match="derivative in x is not >= 0"):
         check(_cert(falling, {"fixed": {"x": "lo"}, "leaf": "plain"}), falling)
+    # a false decreasing one, -x >= 0: fixed at "hi" (sound) it shows -1 and is refused
+    negated = Relation("TEST:x>=0", "", "ordering", (), "", identity.domain,
+                       lambda ctx, x: -x, strict=False)
+    with pytest.raises(CertificateError, match=r"margin is not >= 0 on the box: \[-1"):
+        check(_cert(negated, {"fixed": {"x": "hi"}, "leaf": "plain"}), negated)
 
 
 @pytest.mark.parametrize("fixed", [{}, "x", ["x"], None])

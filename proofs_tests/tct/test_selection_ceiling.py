@@ -72,3 +72,25 @@ def test_m_is_the_exact_ceiling_next_to_powers_of_two(n: int, e: int, zero: bool
         assert m is not None
         _check(eps, delta, m)
         assert m == n + 1 if eps * n < Fraction(1, 4) else m >= n
+
+
+@covers("CL23:ThmI.1")
+@given(st.one_of(st.fractions(Fraction(70), Fraction(88), max_denominator=1000),
+                st.fractions(Fraction(20), Fraction(120), max_denominator=1000)),
+       st.sampled_from([Fraction(1, 10**300), Fraction(1, 3), Fraction(5e-324),
+                        Fraction(1, 10**6)]))
+def test_ratios_too_large_to_decide_keep_an_enclosure_of_the_ceiling(eps: Fraction,
+                                                                    delta: Fraction) -> None:
+    """Ratios up to about 2^350; for eps in [70, 88] between 2^203 and 2^267, where the
+    enclosure at the working precision (203 bits at the default 50 digits) spans many
+    integers but is still small enough to convert exactly: deciding against the ceiling of
+    its lower end would give a wrong m'.  The enclosure of m' must contain the exact
+    ceiling (flint at 3000 bits) and the plain value must be within its rounding of it."""
+    m = _flint_m(eps, delta)
+    assert m is not None
+    bound = top_one.certified(eps=eps, delta=delta)
+    assert frac(bound.m.lo) <= m <= frac(bound.m.hi)
+    assert frac(bound.m.hi) - frac(bound.m.lo) <= m * Fraction(1, 2**150)
+    assert frac(bound.eps.lo) <= 2 * eps * m <= frac(bound.eps.hi)
+    plain = frac(top_one(eps=eps, delta=delta).m)
+    assert abs(plain - m) <= m * Fraction(1, 2**50)

@@ -184,8 +184,11 @@ Halves = tuple[dict[str, tuple[Fraction, Fraction]], dict[str, tuple[Fraction, F
 
 def _split(rel: Relation, box: Box, fixed: dict[str, str]) -> tuple[str, Fraction, Halves,
                                                                      list[Attempt]]:
-    """Split where it helps most: for each variable, the least of the two halves' lower
-    bounds; the variable with the greatest (ties: the first).  A variable in which the
+    """Split where it helps most: for each variable, the sum of the two halves' lower
+    bounds; the variable with the greatest (ties: the first).  (The least of the two
+    alone ties whenever no split lifts the worse half, e.g. when a variable that enters
+    twice must be narrowed where the margin is small, and then picked the first variable
+    for ever.)  A variable in which the
     margin is monotone on the box is not split (it is set to an end of its range), unless
     all are.  The halves' attempts are returned so that they are not repeated."""
     best: tuple[Any, ...] | None = None
@@ -197,7 +200,7 @@ def _split(rel: Relation, box: Box, fixed: dict[str, str]) -> tuple[str, Fractio
         left[name], right[name] = (lo, cut), (cut, hi)
         tries = [_attempt(rel, left), _attempt(rel, right)]
         bounds = [t[1] for t in tries]
-        score = None if None in bounds else min(b for b in bounds if b is not None)
+        score = None if None in bounds else sum(b for b in bounds if b is not None)
         if best is None or (score is not None and (best[0] is None or score > best[0])):
             best = (score, name, cut, (left, right), tries)
     assert best is not None, "a box of points is decided by its enclosure"

@@ -14,6 +14,7 @@ import argparse
 import json
 import re
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +74,19 @@ def run_prove(args: argparse.Namespace) -> int:
                 line += f"  fails at {proof.counterexample['point']} (margin in " \
                         f"{proof.counterexample['margin']}), box {proof.counterexample['box']}"
             else:
-                line += f"  {len(proof.undecided)} boxes undecided, e.g. {proof.undecided[:1]}"
+                shown = "; ".join(_box_text(b) for b in proof.undecided[:3])
+                line += (f"  {len(proof.undecided)} boxes undecided"
+                         f"{' (the first three)' if len(proof.undecided) > 3 else ''}: "
+                         f"{shown}")
         print(line, flush=True)
     print(f"{failed} not proved; {time.monotonic() - total:.1f} s in all")
     return 1 if failed else 0
+
+
+def _box_text(box: dict[str, tuple[Fraction, Fraction]]) -> str:
+    """``eps in [1/8, 1/4], delta in [...]``: a box as exact ranges, with decimals."""
+    return ", ".join(f"{n} in [{lo}, {hi}] (~[{float(lo):.6g}, {float(hi):.6g}])"
+                     for n, (lo, hi) in box.items())
 
 
 def check_file(path: Path) -> tuple[str, int]:

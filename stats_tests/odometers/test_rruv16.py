@@ -16,15 +16,23 @@ also compared with the exact ones.
 
 from __future__ import annotations
 
+import inspect
 import math
 import types
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
 
 from reference.results import covers
-from reference.results.odometers.rruv16 import advanced_value, fixed_x_value, heuristic_value
+from reference.results.odometers.rruv16 import (
+    advanced_value,
+    fixed_x_value,
+    heuristic_value,
+    log_term_11,
+    lower_order_value,
+)
 from reference.sim.adversaries import (
     NP,
     algorithm4_stop,
@@ -51,6 +59,24 @@ def thm65_bounds(eps: float, T: int, n: int, dg: float = DG,
     b11 = value(NP, drift, S, n, dg, 11)
     b12 = value(NP, drift, S, n, dg, 12)
     return np.asarray(np.where((S >= 1 / n**2) & (S <= 1), b11, b12))
+
+
+def line_in(fn: Any, text: str) -> int:
+    """The line of the module holding ``fn`` where ``text`` occurs, inside ``fn`` (once)."""
+    lines, first = inspect.getsourcelines(fn)
+    [at] = [first + i for i, line in enumerate(lines) if text in line]
+    return at
+
+
+def order7_bounds(eps: float, T: int, n: int, module: types.ModuleType | None = None
+                  ) -> np.ndarray:
+    """Equation (7)'s order with constant 1 after each of ``T`` rounds of ``eps``: mean +
+    scale of ``RRUV16:Thm6.1`` (``module``: a mutant), from one round's terms (the mean
+    grows like ``t``, the scale like ``sqrt(t)``)."""
+    value = lower_order_value if module is None else module.lower_order_value
+    one = value(NP, [eps], n, DG)
+    t = np.arange(1, T + 1)
+    return np.asarray(t * float(one.mean) + np.sqrt(t) * float(one.scale))
 
 
 def heuristic_bounds(eps: float, T: int, dg: float = DG) -> np.ndarray:
@@ -84,7 +110,8 @@ def test_power_mutant_advanced_odometer_log_argument(eps: float, n: int, rate: f
     0.1012 (eps = 0.01, n = 1000) or 0.0852 (eps = 0.1, n = 100) against delta_g = 0.05
     (the real bound's: 4.6e-7 and 5.6e-8), so the harness rejects with probability 1.0
     (exact, computed below: > 1 - 1e-9); false failure <= 1e-6."""
-    wrong = mutant(ODOMETERS, "log_n / delta_g", "log_n * delta_g")
+    wrong = mutant(ODOMETERS, "log(ctx, n) / delta_g", "log(ctx, n) * delta_g",
+                   line=line_in(log_term_11, "log(ctx, n) / delta_g"))
     bounds = thm65_bounds(eps, 1000, n, module=wrong)
     p_true = crossing_probability(eps, bounds)
     assert p_true == pytest.approx(rate, abs=1e-4)
@@ -147,6 +174,35 @@ def test_power_heuristic_under_stopping_adversary() -> None:
     assert consistent(int(run.crossed.sum()), runs, p_true)
     valid = simulate_constant(eps, thm65_bounds(eps, n, n), runs, rng("thm6.5-first-crossing"))
     assert not check_rate(valid.crossed, None, DG).rejected
+
+
+@covers("RRUV16:Thm6.1", "RRUV16:Thm6.5")
+def test_an_odometer_of_the_order_of_theorem_6_1_is_crossed() -> None:
+    """Theorem 6.1: an odometer ``mean + scale`` (Equation (7)'s order, constant 1) is not
+    valid.  Constant adversary eps = 1/n, n = 1000 rounds, delta_g = 0.05: the exact
+    first-passage rate is 0.3312 (dynamic programme), and 2e4 runs reject validity with the
+    exact probability computed below (> 1 - 1e-9; that is the false-failure probability's
+    complement).  Theorem 6.5, above ``mean + 2 scale`` on this branch, is not rejected
+    (false failure <= 1e-6).  Power check: a mutant of the registered terms planted by the
+    mutation tool (``S = sum eps_i^2`` turned into ``sum eps_i/eps_i``, a scale ``1/eps``
+    times too large) has exact rate below 1e-6, so the same harness does not reject it: the
+    test detects invalidity only where the terms are right."""
+    n = 1000
+    eps = 1 / n
+    bounds = order7_bounds(eps, n, n)
+    p_true = crossing_probability(eps, bounds)
+    assert p_true == pytest.approx(0.3312, abs=1e-4)
+    assert rejection_probability(p_true, N_POWER, DG, ALPHA) > 1 - 1e-9
+    run = simulate_constant(eps, bounds, N_POWER, rng("thm6.1-order"))
+    assert check_rate(run.crossed, None, DG).rejected
+    assert consistent(int(run.crossed.sum()), N_POWER, p_true)
+    valid = simulate_constant(eps, thm65_bounds(eps, n, n), N_POWER, rng("thm6.1-thm6.5"))
+    assert not check_rate(valid.crossed, None, DG).rejected
+    wrong = mutant(ODOMETERS, "e * e", "e / e", line=line_in(lower_order_value, "e * e"))
+    loose = order7_bounds(eps, n, n, module=wrong)
+    assert crossing_probability(eps, loose) < 1e-6
+    run = simulate_constant(eps, loose, N_POWER, rng("thm6.1-mutant"))
+    assert not check_rate(run.crossed, None, DG).rejected
 
 
 @covers("RRUV16:Thm6.5", "RRUV16:Lem6.4")

@@ -7,7 +7,11 @@ from typing import Any
 
 from reference.core.relations import partial, relation
 from reference.results.boundaries.wrwr22 import linear_boundary
-from reference.results.concentration.rruv16 import self_normalized_threshold
+from reference.results.concentration.rruv16 import (
+    martingale_threshold,
+    self_normalized_threshold,
+    window_bound,
+)
 from reference.results.tct.notprior import notprior_value
 
 
@@ -80,3 +84,57 @@ def linear_boundary_increasing(ctx: Any, t: Any, a: Any, b: Any, sensitivity: An
           cuts="eps > 100: q is decreasing (CL23:Lem2.3/decreasing-eps) and positive.")
 def notprior_at_most_half(ctx: Any, eps: Any) -> Any:
     return 1 / ctx.mpf(2) - notprior_value(ctx, eps)
+
+
+def _thm44(ctx: Any, U2: Any, x: Any, delta: Any) -> Any:
+    return martingale_threshold.core(ctx, U2, x, delta)
+
+
+_THM44 = {"U2": ("1e-8", "1e8"), "x": ("1e-8", "1e8"), "delta": ("1e-30", "36/100")}
+
+
+@relation("RRUV16:Thm4.4/increasing-U2", kind="monotonicity",
+          statement="the martingale threshold sqrt((U^2/4 + x)(2 + log(U^2/(4x) + 1)) "
+                    "log(1/delta)) is increasing in U^2",
+          uses=("RRUV16:Thm4.4",), source="RRUV16 Theorem 4.4", domain=_THM44,
+          log_scale=("U2", "x", "delta"),
+          cuts="outside the box both factors under the root stay increasing in U^2 and "
+               "positive (U^2 = 0 included: the derivative is finite there, x > 0).")
+def thm44_increasing_U2(ctx: Any, U2: Any, x: Any, delta: Any) -> Any:
+    return partial(ctx, _thm44, "U2", U2=U2, x=x, delta=delta)
+
+
+@relation("RRUV16:Thm4.4/decreasing-delta", kind="monotonicity",
+          statement="the martingale threshold of Theorem 4.4 is decreasing in delta",
+          uses=("RRUV16:Thm4.4",), source="RRUV16 Theorem 4.4", domain=_THM44,
+          log_scale=("U2", "x", "delta"),
+          cuts="outside the box: the threshold is a positive factor times sqrt(log(1/delta)), "
+               "decreasing in delta for every delta in (0, 1).")
+def thm44_decreasing_delta(ctx: Any, U2: Any, x: Any, delta: Any) -> Any:
+    return -partial(ctx, _thm44, "delta", U2=U2, x=x, delta=delta)
+
+
+def _thm45(ctx: Any, beta: Any, t: Any) -> Any:
+    return window_bound.core(ctx, beta, t, ctx.one).bound
+
+
+_THM45 = {"beta": ("1e-30", "99/100"), "t": (1, 10**12)}
+
+
+@relation("RRUV16:Thm4.5/increasing-t", kind="monotonicity",
+          statement="Theorem 4.5's bound 2 sqrt(e)(beta + 2 log(t) sqrt(0.74 beta)) grows with "
+                    "the window ratio t", uses=("RRUV16:Thm4.5",), source="RRUV16 Theorem 4.5",
+          domain=_THM45, log_scale=("beta", "t"),
+          cuts="outside the box: the derivative 4 sqrt(e) sqrt(0.74 beta)/t is positive for "
+               "every beta > 0, t > 0.")
+def thm45_increasing_t(ctx: Any, beta: Any, t: Any) -> Any:
+    return partial(ctx, _thm45, "t", beta=beta, t=t)
+
+
+@relation("RRUV16:Thm4.5/increasing-beta", kind="monotonicity",
+          statement="Theorem 4.5's bound grows with beta", uses=("RRUV16:Thm4.5",),
+          source="RRUV16 Theorem 4.5", domain=_THM45, log_scale=("beta", "t"),
+          cuts="outside the box: the derivative 2 sqrt(e)(1 + log(t) sqrt(0.74/beta)) is "
+               "positive for every beta > 0, t >= 1.")
+def thm45_increasing_beta(ctx: Any, beta: Any, t: Any) -> Any:
+    return partial(ctx, _thm45, "beta", beta=beta, t=t)

@@ -107,7 +107,7 @@ def _eps_order_t(ctx: Ctx, rho: MPF, delta: Fraction, log_inv: MPF) -> MPF:
     return s * u
 
 
-def _eps_at(ctx: Ctx, t: MPF, rho: MPF, log_inv: MPF) -> MPF:
+def eps_at_order(ctx: Ctx, t: MPF, rho: MPF, log_inv: MPF) -> MPF:
     """``a rho + ln(1 - 1/a) - (ln delta + ln a)/(a-1)`` at ``a = 1 + t``.
 
     ``ln(1 - 1/a) = -ln(1 + 1/t)``: ``ln(t/a)`` rounds ``t/a`` to 1 for huge ``t`` (tiny rho,
@@ -141,7 +141,7 @@ def cks_epsilon(ctx: Ctx, rho: MPF, delta: _Exact) -> MPF:
         return ctx.zero
     log_inv = _log_inv(ctx, delta.value)
     t = _eps_order_t(ctx, rho, delta.value, log_inv)
-    return pos_part(ctx, _eps_at(ctx, t, rho, log_inv))
+    return pos_part(ctx, eps_at_order(ctx, t, rho, log_inv))
 
 
 @result("CKS20:Cor13-order", title="Optimal Rényi order of the CKS20 conversion",

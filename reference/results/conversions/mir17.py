@@ -29,8 +29,13 @@ def _rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
         return ctx.zero
     small = max(0, -binary_order(eps))
     with extra_bits(ctx, 20 + 2 * small):
-        e, t = to_ctx(ctx, eps), to_ctx(ctx, alpha - 1)
-        return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + exp(ctx, e))) / t
+        return rr_renyi_formula(ctx, to_ctx(ctx, eps), to_ctx(ctx, alpha - 1))
+
+
+def rr_renyi_formula(ctx: Ctx, e: MPF, t: MPF) -> MPF:
+    """``eps + log1p(expm1(-2 t eps)/(1 + e^eps))/t``: ``D_alpha`` of ``RR_eps`` at ``t = alpha
+    - 1 > 0``, for any context (the result adds the guard bits and exact ``alpha - 1``)."""
+    return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + exp(ctx, e))) / t
 
 
 @result("MIR17:RR-renyi", title="Rényi divergence of randomized response (tight RDP of pure DP)",

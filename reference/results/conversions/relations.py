@@ -8,11 +8,15 @@ from typing import Any
 from reference.core.numeric import log
 from reference.core.relations import partial, relation
 from reference.results.conversions.bs16 import puredp_to_zcdp
+from reference.results.conversions.cks20 import eps_at_order
+from reference.results.conversions.mir17 import rr_renyi_formula
 from reference.results.conversions.rswr23 import (
     exponential_mechanism_zcdp,
     zcdp_budget,
     zcdp_to_dp,
 )
+from reference.results.filters.rswr23_brownian import printed_epsilon
+from reference.results.privacy_loss.lec11 import rr_expected_loss
 
 _RHO_DELTA = {"rho": ("1e-12", "10000"), "delta": ("1e-30", "1/2")}
 
@@ -69,13 +73,6 @@ def budget_increasing_delta(ctx: Any, eps: Any, delta: Any) -> Any:
     return partial(ctx, _budget, "delta", eps=eps, delta=delta)
 
 
-#: RSWR23 Theorem 6 as printed: ``rho + 2 sqrt(2 rho log(1/delta''))`` (erratum
-#: RSWR23:Thm6-constant; the implemented Theorem 6 uses Lemma 2.3's ``2 sqrt(rho log)``).
-def printed_theorem6_epsilon(ctx: Any, rho: Any, delta: Any) -> Any:
-    """The epsilon printed in the conclusion of RSWR23 Theorem 6 (valid but loose)."""
-    return rho + 2 * ctx.sqrt(2 * rho * log(ctx, 1 / delta))
-
-
 @relation("RSWR23:Thm6-constant/printed>corrected", kind="erratum",
           statement="the printed constant of Theorem 6, rho + 2 sqrt(2 rho log(1/delta'')), is "
                     "above the corrected rho + 2 sqrt(rho log(1/delta'')) of Lemma 2.3: valid "
@@ -86,7 +83,7 @@ def printed_theorem6_epsilon(ctx: Any, rho: Any, delta: Any) -> Any:
           cuts="rho < 1e-12 (both are 0 at rho = 0): the difference is "
                "2 (sqrt 2 - 1) sqrt(rho log(1/delta'')) > 0 for every rho > 0, delta'' < 1.")
 def printed_theorem6_above(ctx: Any, rho: Any, delta: Any) -> Any:
-    return printed_theorem6_epsilon(ctx, rho, delta) - _eps(ctx, rho, delta)
+    return printed_epsilon(ctx, rho, delta) - _eps(ctx, rho, delta)
 
 
 @relation("RSWR23:Sec7.2-EM<BS16:Prop1.4", kind="ordering",
@@ -98,3 +95,90 @@ def printed_theorem6_above(ctx: Any, rho: Any, delta: Any) -> Any:
           cuts="eps < 1e-12 and eps > 1000: the difference is 3 eps^2/8 > 0 for eps > 0.")
 def em_below_pure(ctx: Any, eps: Any) -> Any:
     return puredp_to_zcdp.core(ctx, eps) - exponential_mechanism_zcdp.core(ctx, eps)
+
+
+@relation("CKS20:Cor13<=RSWR23:Lem2.3", kind="ordering",
+          statement="the CKS20 conversion is never worse than Bun-Steinke's rho + 2 sqrt(rho "
+                    "log(1/delta)): its objective a rho + ln(1 - 1/a) - (ln delta + ln a)/(a "
+                    "- 1), which CKS20:Cor13 minimises over the order a, is already below it "
+                    "at Bun-Steinke's order a = 1 + sqrt(log(1/delta)/rho)",
+          uses=("CKS20:Cor13", "RSWR23:Lem2.3"),
+          source="Canonne, Kamath, Steinke 2020, Prop. 12 / Cor. 13; RSWR23 Lemma 2.3 (ii)",
+          domain={"rho": ("1e-4", "100"), "delta": ("1e-12", "1/2")},
+          log_scale=("rho", "delta"),
+          cuts="outside the box: at t = a - 1 = sqrt(L/rho) (L = log(1/delta)) the objective "
+               "is rho + 2 sqrt(rho L) - log1p(1/t) - log1p(t)/t, below Bun-Steinke's by "
+               "log1p(1/t) + log1p(t)/t > 0 for every t > 0.")
+def cks_below_bun_steinke(ctx: Any, rho: Any, delta: Any) -> Any:
+    log_inv = log(ctx, 1 / delta)
+    t = ctx.sqrt(log_inv / rho)
+    return _eps(ctx, rho, delta) - eps_at_order(ctx, t, rho, log_inv)
+
+
+def _renyi(ctx: Any, eps: Any, alpha: Any) -> Any:
+    return rr_renyi_formula(ctx, eps, alpha - 1)
+
+
+_EPS_ALPHA = {"eps": ("1/100", "4"), "alpha": ("101/100", "20")}
+
+
+@relation("MIR17:RR-renyi<eps", kind="ordering",
+          statement="an eps-DP mechanism's Rényi divergence (randomized response's, the "
+                    "largest) is below eps at every finite order: eps-DP is (alpha, eps)-RDP",
+          uses=("MIR17:RR-renyi",), source="Mironov 2017, Table II and Proposition 3",
+          domain=_EPS_ALPHA, log_scale=("eps", "alpha"),
+          cuts="eps outside [1/100, 4], alpha outside [1.01, 20]: D_alpha = eps - "
+               "log((1 + e^-eps)/(1 + e^-(2 alpha - 1) eps))/(alpha - 1) (the formula), and "
+               "the logarithm is of a number above 1 for every eps > 0, alpha > 1; it tends "
+               "to 0 as alpha -> inf (D_inf = eps).")
+def renyi_below_eps(ctx: Any, eps: Any, alpha: Any) -> Any:
+    return eps - _renyi(ctx, eps, alpha)
+
+
+@relation("MIR17:RR-renyi<=BS16:Prop1.4", kind="ordering",
+          statement="randomized response's Rényi divergence is at most alpha eps^2/2: the "
+                    "eps^2/2-zCDP of pure eps-DP (Bun-Steinke) holds at every order",
+          uses=("MIR17:RR-renyi", "BS16:Prop1.4"),
+          source="Mironov 2017 Table II; Bun, Steinke 2016 Proposition 1.4",
+          domain={"eps": ("1/2", "4"), "alpha": ("101/100", "20")},
+          log_scale=("eps", "alpha"), strict=False,
+          cuts="eps < 1/2: both sides are alpha eps^2/2 + O(eps^4) and the boxes would have "
+               "to shrink with eps (the inequality is Bun-Steinke's Proposition 1.4 there); "
+               "eps > 4 or alpha > 20: alpha eps^2/2 >= eps > D_alpha (relation "
+               "MIR17:RR-renyi<eps) once alpha eps >= 2.")
+def renyi_below_zcdp(ctx: Any, eps: Any, alpha: Any) -> Any:
+    return alpha * puredp_to_zcdp.core(ctx, eps) - _renyi(ctx, eps, alpha)
+
+
+@relation("MIR17:RR-renyi/increasing-alpha", kind="monotonicity",
+          statement="randomized response's Rényi divergence is increasing in the order alpha",
+          uses=("MIR17:RR-renyi",), source="Mironov 2017, Proposition 9 (monotonicity in the "
+          "order) on RR", domain={"eps": ("1/100", "4"), "alpha": (2, 20)},
+          log_scale=("eps", "alpha"),
+          cuts="outside the box: Rényi divergences are non-decreasing in the order for every "
+               "pair (van Erven, Harremoës 2014, Theorem 3), strictly for RR (not uniform).")
+def renyi_increasing_alpha(ctx: Any, eps: Any, alpha: Any) -> Any:
+    return partial(ctx, _renyi, "alpha", eps=eps, alpha=alpha)
+
+
+@relation("LEC11:RRLoss<=BS16:Prop1.4", kind="ordering",
+          statement="the mean privacy loss eps tanh(eps/2) of randomized response (its KL "
+                    "divergence) is below eps^2/2",
+          uses=("LEC11:RRLoss", "BS16:Prop1.4"),
+          source="Lecture notes N14; Bun, Steinke 2016 Proposition 1.4 at alpha -> 1",
+          domain={"eps": ("1/100", "50")}, log_scale=("eps",),
+          cuts="eps < 1/100: eps^2/2 - eps tanh(eps/2) = eps^4/24 + O(eps^6) (tanh(x) < x "
+               "for x > 0) and the boxes would have to shrink like eps; eps > 50: eps "
+               "tanh(eps/2) < eps < eps^2/2.")
+def rr_loss_below_zcdp(ctx: Any, eps: Any) -> Any:
+    return puredp_to_zcdp.core(ctx, eps) - rr_expected_loss.core(ctx, eps)
+
+
+@relation("LEC11:RRLoss/increasing-eps", kind="monotonicity",
+          statement="randomized response's mean privacy loss eps tanh(eps/2) is increasing "
+                    "in eps", uses=("LEC11:RRLoss",), source="Lecture notes N14",
+          domain={"eps": ("1e-12", "50")}, log_scale=("eps",),
+          cuts="the derivative tanh(eps/2) + eps/(2 cosh(eps/2)^2) is positive for every "
+               "eps > 0; outside the box its two terms stay positive.")
+def rr_loss_increasing(ctx: Any, eps: Any) -> Any:
+    return partial(ctx, rr_expected_loss.core, "eps", eps=eps)

@@ -199,7 +199,12 @@ def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: lis
     13.58
     """
     return _unified(ctx, rho_z, deltas, t, rho, delta, delta_pp, halt,
-                    rho + 2 * ctx.sqrt(2 * rho * log(ctx, 1 / delta_pp)))
+                    printed_epsilon(ctx, rho, delta_pp))
+
+
+def printed_epsilon(ctx: Ctx, rho: MPF, delta_pp: MPF) -> MPF:
+    """Theorem 6's printed epsilon ``rho + 2 sqrt(2 rho log(1/delta''))`` (valid, loose)."""
+    return rho + 2 * ctx.sqrt(2 * rho * log(ctx, 1 / delta_pp))
 
 
 @erratum("RSWR23:Thm6-constant", location="RSWR23 Theorem 6, conclusion",

@@ -34,6 +34,7 @@ from reference.core.params import (
 )
 from reference.results.concentration.rruv16 import half_drift, self_normalized
 from reference.results.filters.rruv16 import MAX_ROUNDS
+from reference.results.privacy_loss.lec11 import rr_expected_loss
 
 #: ``110 e``: ``81/0.74 = 109.46 <= 110`` in the proof of (11).
 LOG_110E_ARG = 110
@@ -58,14 +59,26 @@ def fixed_x_value(ctx: Ctx, drift: MPF, S: MPF, x: MPF, delta_g: MPF) -> MPF:
     return drift + self_normalized(ctx, 4 * S, x, log(ctx, 2 / delta_g))
 
 
-def advanced_value(ctx: Ctx, drift: MPF, S: MPF, n: int, delta_g: MPF, branch: int) -> MPF:
+def log_term_11(ctx: Ctx, n: MPF, delta_g: MPF) -> MPF:
+    """``log(110 e) + 2 log(log(n)/delta_g)``: (11) is ``sqrt(2 S`` times this ``)``, the
+    ``log(1/beta)`` of Theorem 4.5 at ``beta = delta_g^2/(110 e log(n)^2)``."""
+    return log(ctx, LOG_110E_ARG) + 1 + 2 * log(ctx, log(ctx, n) / delta_g)
+
+
+def conference_term(ctx: Ctx, S: MPF, n: MPF, delta_g: MPF) -> MPF:
+    """Footnote 7's conference-version term that (11)'s replaced (not a registered
+    result): ``2 sqrt(S (1 + log sqrt 3) log(4 log2(n)/delta_g))``."""
+    return 2 * ctx.sqrt(S * (1 + log(ctx, 3) / 2)
+                        * log(ctx, 4 * (log(ctx, n) / log(ctx, 2)) / delta_g))
+
+
+def advanced_value(ctx: Ctx, drift: MPF, S: MPF, n: MPF, delta_g: MPF, branch: int) -> MPF:
     """Theorem 6.5 from its sufficient statistics, on the given branch."""
-    log_n = log(ctx, n)
     if branch == 11:
-        inner = log(ctx, LOG_110E_ARG) + 1 + 2 * log(ctx, log_n / delta_g)
-        return drift + ctx.sqrt(2 * S * inner)
+        return drift + ctx.sqrt(2 * S * log_term_11(ctx, n, delta_g))
     inv_n2 = ctx.one / (n * n)
-    return drift + self_normalized(ctx, 4 * S, inv_n2, log(ctx, 4 * (log_n / ctx.ln2) / delta_g))
+    log_arg = 4 * (log(ctx, n) / log(ctx, 2)) / delta_g
+    return drift + self_normalized(ctx, 4 * S, inv_n2, log(ctx, log_arg))
 
 
 def branch_of(S: Fraction, n: int) -> int:
@@ -142,6 +155,63 @@ def advanced_odometer(ctx: Ctx, eps: list[MPF], n: int, delta_g: MPF,
     """
     drift, S = drift_and_square_sum(ctx, eps)
     return OdometerValue(advanced_value(ctx, drift, S, n, delta_g, branch), branch)
+
+
+class LowerOrder(NamedTuple):
+    """Theorem 6.1's two terms: the mean of the loss and the scale of its deviations."""
+
+    mean: MPF
+    scale: MPF
+
+
+def lower_order_value(ctx: Ctx, eps: list[MPF], n: MPF, delta_g: MPF) -> LowerOrder:
+    """``(sum eps_i tanh(eps_i/2), sqrt(sum eps_i^2 log(log(n)/delta_g)))``."""
+    if not eps:
+        return LowerOrder(ctx.zero, ctx.zero)
+    mean = ctx.fsum(rr_expected_loss.core(ctx, e) for e in eps)
+    S = ctx.fsum(e * e for e in eps)
+    return LowerOrder(mean, order7_scale(ctx, S, n, delta_g))
+
+
+def order7_scale(ctx: Ctx, S: MPF, n: MPF, delta_g: MPF) -> MPF:
+    """``sqrt(S log(log(n)/delta_g))`` with ``S = sum eps_i^2``: the scale of (7)."""
+    return ctx.sqrt(S * log(ctx, log(ctx, n) / delta_g))
+
+
+@result("RRUV16:Thm6.1", title="The order no valid odometer can beat (impossibility)",
+        kind="odometer",
+        statement=r"\text{no valid odometer has }\mathtt{COMP}_{\delta_g}=\sum_i\varepsilon_i"
+                  r"\tfrac{e^{\varepsilon_i}-1}{e^{\varepsilon_i}+1}+o\big(\sqrt{\sum_i"
+                  r"\varepsilon_i^2\log(\log(n)/\delta_g)}\big)",
+        params=[nonneg_seq("eps", "0.01,0.01", "epsilons of the rounds run", default=()),
+                Param("n", "int", lo=Fraction(3), example="1000",
+                      doc="dataset size n >= 3 (log(n)/delta_g > 1 below 1/e)"),
+                unit_open("delta_g", "0.05", "failure probability, below 1/e")],
+        precondition=all_of(inv_e_precondition("delta_g"), max_length("eps", MAX_ROUNDS)),
+        probabilistic=True,
+        notes="Equation (7). The two terms only: the theorem is asymptotic and the constants "
+              "of its proof (Lemma 6.2's C_alpha, c_alpha; Lemma 6.3's C = C_1/(2 sqrt(C_2)), "
+              "N, C_3) are not stated. delta_g in (0, O(1)) is read as (0, 1/e), the "
+              "odometers' range.")
+def lower_order(ctx: Ctx, eps: list[MPF], n: MPF, delta_g: MPF) -> LowerOrder:
+    """The mean and deviation scale of Equation (7), which no valid odometer can reach.
+
+    RRUV16 Theorem 6.1: for ``delta_g in (0, O(1))`` there is no valid privacy odometer
+    with ``COMP = mean + o(scale)``, ``mean = sum eps_i (e^eps_i - 1)/(e^eps_i + 1)`` (the
+    exact mean ``eps tanh(eps/2)`` of randomized response's loss, ``LEC11:RRLoss``) and
+    ``scale = sqrt(sum eps_i^2 log(log(n)/delta_g))``; the stopping adversary of Algorithm
+    4 on ``RR_(1/n)`` crosses any such bound with probability above ``delta_g`` (Lemma 6.3).
+    Theorem 6.5's odometer is above ``mean + 2 scale`` on branch (11) and ``mean + scale``
+    on (12) (proved: the relations ``RRUV16:Thm6.5-(11)>=Thm6.1`` and ``-(12)``).  Domain:
+    ``eps_i >= 0`` (possibly none), integer ``n >= 3``, ``delta_g in (0, 1/e)``.
+    By hand at ``n = 1000``, ``delta_g = 0.05``, 100 rounds of ``0.1`` (``S = 1``): mean
+    ``10 tanh(0.05)`` = 0.4995837, scale ``sqrt(log(20 log 1000))`` = 2.2199948.
+
+    >>> out = lower_order(eps=["0.1"] * 100, n=1000, delta_g="0.05")
+    >>> print(mpmath.nstr(out.mean, 7), mpmath.nstr(out.scale, 8))
+    0.4995837 2.2199948
+    """
+    return lower_order_value(ctx, eps, n, delta_g)
 
 
 def heuristic_value(ctx: Ctx, drift: MPF, S: MPF, delta_g: MPF) -> MPF:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.numeric import exp
 from reference.core.relations import relation
 from reference.results.concentration.rruv16 import loss_mean_bound
 from reference.results.privacy_loss.lec11 import rr_expected_loss
-from reference.results.privacy_loss.rruv16 import indistinguishable_to_pointwise
+from reference.results.privacy_loss.rruv16 import (
+    indistinguishable_to_pointwise,
+    printed_pointwise_delta,
+)
 
 #: The printed threshold of RRUV16 Lemma 2.3 (ii): ``2 delta/(e^eps eps)``, per unit delta
 #: (the erratum RRUV16:Lem2.3-ii).  Not a registered result: the paper's formula, false.
@@ -21,7 +23,7 @@ W2_BELOW, W2_ABOVE = "0.85260550201372", "0.85260550201373"
 
 def printed_constant(ctx: Any, eps: Any) -> Any:
     """``2/(e^eps eps)``: the printed point-wise delta of RRUV16 Lemma 2.3 (ii) per unit delta."""
-    return 2 / (exp(ctx, eps) * eps)
+    return printed_pointwise_delta(ctx, eps, ctx.one)
 
 
 def _corrected(ctx: Any, eps: Any) -> Any:

@@ -177,6 +177,13 @@ def indistinguishable_to_pointwise(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseG
     return PointwiseGuarantee(2 * eps, delta * (1 + exp(ctx, -2 * eps)) / -expm1(ctx, -eps))
 
 
+def printed_pointwise_delta(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
+    """Lemma 2.3 (ii)'s delta as printed, ``2 delta/(e^eps eps)``: false (erratum
+    RRUV16:Lem2.3-ii; the relations of ``privacy_loss.relations`` find where); not a
+    registered result."""
+    return 2 * delta / (exp(ctx, eps) * eps)
+
+
 @result("RRUV16:Def2.6", title="Randomized response RR_{eps,delta}", kind="mechanism",
         statement=r"\mathtt{RR}_{\varepsilon,\delta}(0)=\big(\delta,\tfrac{(1-\delta)e^"
                   r"\varepsilon}{1+e^\varepsilon},\tfrac{1-\delta}{1+e^\varepsilon},0\big),\ "
@@ -243,14 +250,14 @@ def _check_lemma_2_3_ii() -> Check:
         pair = sharpness_pair(e, d, mp.mpf("1e-9"))
         hs = indistinguishable_delta(P=pair.P, Q=pair.Q, eps=eps)
         mass = pointwise_delta(P=pair.P, Q=pair.Q, eps=2 * eps)
-        printed = 2 * d / (mp.exp(e) * e)
+        printed = printed_pointwise_delta(mp, e, d)
         ok2 = abs(hs - d) <= tol and mass > printed
         # Counterexample 1: RR_{1, delta} is exactly (1, delta)-indistinguishable, but its
         # point-wise mass at 2 is delta > 2 delta/e (any eps above W(2) = 0.8526 works).
         rr = randomized_response(eps=1, delta=delta)
         hs1 = indistinguishable_delta(P=rr.P, Q=rr.Q, eps=1)
         mass1 = pointwise_delta(P=rr.P, Q=rr.Q, eps=2)
-        printed1 = 2 * d / mp.e
+        printed1 = printed_pointwise_delta(mp, mp.one, d)
         ok1 = abs(hs1 - d) <= tol and mass1 > printed1 and mp.lambertw(2).real < 1
         detail = (f"CE2 eps=0.1, delta=1e-4: Def2.1 = {mpmath.nstr(hs, 6)}, point-wise mass at "
                   f"2eps = {mpmath.nstr(mass, 4)} > printed {mpmath.nstr(printed, 4)}; "

@@ -171,14 +171,12 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
     ``None`` when the enclosure spans more than one integer (a ratio far above 2^prec).
     """
     eps, delta = values["eps"], values["delta"]
-    if eps == 0:
-        m = max(0, (1 / delta).__floor__().bit_length() - 1)
-        while Fraction(2) ** m * delta < 1:
-            m += 1
-        return {"m": Fraction(m)}
+    if eps == 0:    # the least m with 2^m >= 1/delta, i.e. 2^m >= ceil(1/delta)
+        return {"m": Fraction((-(-1 // delta) - 1).bit_length())}
     with working(iv):
         ends = endpoints(_top_one_ratio(iv, **lift(iv, values)))
-    if not ends.hi < mpmath.mpf(2) ** (iv.prec + 64):   # no exact integer to decide
+        limit = mpmath.mpf(2) ** (iv.prec + 64)     # the working precision's, plus 64
+    if not ends.hi < limit:     # no exact integer to decide (and too large to convert)
         return {"m": None}
     # ceilings of the exact ends (mpmath.ceil would round a ratio above 2^prec)
     a, b = (math.ceil(exact(e, "ratio", where)) for e in (ends.lo, ends.hi))
