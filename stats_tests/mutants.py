@@ -46,6 +46,20 @@ def find(module: str, original: str, mutated: str, line: int | None = None) -> M
     return found[0]
 
 
+def line_in(module: str, function: str, text: str) -> int:
+    """The line of ``module`` (dotted name) where ``text`` first occurs in the body of the
+    top-level ``def function``: a mutant's site that follows the code when lines move."""
+    path = Path(importlib.import_module(module).__file__ or "")
+    lines = path.read_text().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {function}("))
+    for i in range(start, len(lines)):
+        if i > start and lines[i].startswith(("def ", "class ", "@")):
+            break
+        if text in lines[i]:
+            return i + 1
+    raise LookupError(f"{text!r} is not in {module}.{function}")
+
+
 def mutant(module: str, original: str, mutated: str, line: int | None = None) -> types.ModuleType:
     """``module`` with one fault planted: see :func:`find`.  Returns a new module object.
 

@@ -358,6 +358,15 @@ def lem64(eps: Seq, x: Fraction, delta_g: Fraction) -> arb:
     return drift + _self_norm(A(sum((e * e for e in eps), Fraction(0))), A(x), log(2 / delta_g))
 
 
+@route("RRUV16:Thm6.1")
+def thm61(eps: Seq, n: int, delta_g: Fraction) -> dict[str, object]:
+    """RRUV16 Equation (7): mean sum eps_i tanh(eps_i/2) (as (e^eps - 1)/(e^eps + 1)) and
+    scale sqrt(sum eps_i^2 log(log(n)/delta_g))."""
+    mean = sum((A(e) * (ex(e) - 1) / (ex(e) + 1) for e in eps), arb(0))
+    S = A(sum((e * e for e in eps), Fraction(0)))
+    return {"mean": mean, "scale": sqrt(S * (log(n) / A(delta_g)).log())}
+
+
 @route("RRUV16:Thm3.4")
 def basic_filter(eps: Seq, eps_g: Fraction) -> dict[str, object]:
     """RRUV16 Theorem 3.4: COMP = sum eps_i, HALT iff it exceeds eps_g (exact)."""

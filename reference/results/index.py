@@ -83,6 +83,7 @@ DEFINED_IN: dict[str, str] = {
     "RRUV16:Thm4.4": "concentration.rruv16",
     "RRUV16:Thm4.5": "concentration.rruv16",
     "RRUV16:Thm5.1": "filters.rruv16",
+    "RRUV16:Thm6.1": "odometers.rruv16",
     "RRUV16:Thm6.5": "odometers.rruv16",
     "RRUV16:fn2-advanced": "composition.rruv16",
     "RSWR23:AppA-flat": "noise_reduction.laplace",

@@ -16,11 +16,9 @@ also compared with the exact ones.
 
 from __future__ import annotations
 
-import inspect
 import math
 import types
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import pytest
@@ -30,7 +28,6 @@ from reference.results.odometers.rruv16 import (
     advanced_value,
     fixed_x_value,
     heuristic_value,
-    log_term_11,
     lower_order_value,
 )
 from reference.sim.adversaries import (
@@ -43,7 +40,7 @@ from reference.sim.adversaries import (
     stopped_violation,
 )
 from reference.sim.stats import ALPHA, check_rate, cp_lower, cp_upper, rejection_probability, rng
-from stats_tests.mutants import mutant
+from stats_tests.mutants import line_in, mutant
 
 DG = 0.05
 ODOMETERS = "reference.results.odometers.rruv16"
@@ -59,13 +56,6 @@ def thm65_bounds(eps: float, T: int, n: int, dg: float = DG,
     b11 = value(NP, drift, S, n, dg, 11)
     b12 = value(NP, drift, S, n, dg, 12)
     return np.asarray(np.where((S >= 1 / n**2) & (S <= 1), b11, b12))
-
-
-def line_in(fn: Any, text: str) -> int:
-    """The line of the module holding ``fn`` where ``text`` occurs, inside ``fn`` (once)."""
-    lines, first = inspect.getsourcelines(fn)
-    [at] = [first + i for i, line in enumerate(lines) if text in line]
-    return at
 
 
 def order7_bounds(eps: float, T: int, n: int, module: types.ModuleType | None = None
@@ -111,7 +101,7 @@ def test_power_mutant_advanced_odometer_log_argument(eps: float, n: int, rate: f
     (the real bound's: 4.6e-7 and 5.6e-8), so the harness rejects with probability 1.0
     (exact, computed below: > 1 - 1e-9); false failure <= 1e-6."""
     wrong = mutant(ODOMETERS, "log(ctx, n) / delta_g", "log(ctx, n) * delta_g",
-                   line=line_in(log_term_11, "log(ctx, n) / delta_g"))
+                   line=line_in(ODOMETERS, "log_term_11", "log(ctx, n) / delta_g"))
     bounds = thm65_bounds(eps, 1000, n, module=wrong)
     p_true = crossing_probability(eps, bounds)
     assert p_true == pytest.approx(rate, abs=1e-4)
@@ -146,7 +136,9 @@ def test_fixed_x_odometer_constant_adversary_and_power_on_a_mutant() -> None:
     run = simulate_constant(eps, bounds, N_POWER, rng("lem6.4-const"))
     assert not check_rate(run.crossed, None, DG).rejected
 
-    bounds = fixed_x_bounds(eps, 1000, x, mutant(ODOMETERS, "4 * S", "4 / S", line=58))
+    bounds = fixed_x_bounds(eps, 1000, x, mutant(ODOMETERS, "4 * S", "4 / S",
+                                                            line=line_in(ODOMETERS, "fixed_x_value",
+                                                                         "4 * S")))
     p_true = crossing_probability(eps, bounds)
     assert p_true == pytest.approx(0.4556, abs=1e-4)
     assert rejection_probability(p_true, N_POWER, DG, ALPHA) > 1 - 1e-9
@@ -198,7 +190,8 @@ def test_an_odometer_of_the_order_of_theorem_6_1_is_crossed() -> None:
     assert consistent(int(run.crossed.sum()), N_POWER, p_true)
     valid = simulate_constant(eps, thm65_bounds(eps, n, n), N_POWER, rng("thm6.1-thm6.5"))
     assert not check_rate(valid.crossed, None, DG).rejected
-    wrong = mutant(ODOMETERS, "e * e", "e / e", line=line_in(lower_order_value, "e * e"))
+    wrong = mutant(ODOMETERS, "e * e", "e / e",
+                   line=line_in(ODOMETERS, "lower_order_value", "e * e"))
     loose = order7_bounds(eps, n, n, module=wrong)
     assert crossing_probability(eps, loose) < 1e-6
     run = simulate_constant(eps, loose, N_POWER, rng("thm6.1-mutant"))

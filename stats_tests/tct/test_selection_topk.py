@@ -32,7 +32,7 @@ from reference.results import covers
 from reference.results.tct.selection import top_k
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
 from reference.sim.tct_selection import one_shot_top_k
-from stats_tests.mutants import mutant
+from stats_tests.mutants import line_in, mutant
 
 EPS = Fraction(2, 5)
 W = math.exp(float(EPS))
@@ -101,7 +101,8 @@ def test_power_mutant_top_k_with_one_minus_alpha() -> None:
     = 8`` instead of 249: eps' = 16.25.  The loss exceeds it when ``f > 80``:
     P = 0.0521 (exact law) against delta' = 0.00111, so the harness rejects with
     probability > 1 - 1e-9 (exact binomial computation); false failure <= 1e-6."""
-    planted = mutant("reference.results.tct.selection", "1 + alpha", "1 - alpha", line=258)
+    planted = mutant("reference.results.tct.selection", "1 + alpha", "1 - alpha",
+                     line=line_in("reference.results.tct.selection", "top_k", "(1 + alpha) * k"))
     b = planted.top_k(eps=EPS, k=K, alpha=ALPHA_TCT, delta_star=DELTA_STAR)
     assert int(b.m) == 8
     p_true = exact_exceed(float(b.eps))
