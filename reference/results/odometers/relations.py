@@ -98,8 +98,8 @@ def footnote7_improves(ctx: Any, n: Any, delta_g: Any) -> Any:
     return conference_term(ctx, ctx.one, n, delta_g) - _dev(ctx, ctx.one, n, delta_g, 11)
 
 
-def _mono(name: str, branch: int, sign: int, cuts: str, dom: dict[str, Any]) -> Any:
-    verb = "increasing" if sign > 0 else "decreasing"
+def _mono(name: str, branch: int, increasing: bool, cuts: str, dom: dict[str, Any]) -> Any:
+    verb = "increasing" if increasing else "decreasing"
     rid = f"RRUV16:Thm6.5-({branch})/{verb}-{name}"
 
     @relation(rid, kind="monotonicity",
@@ -109,7 +109,7 @@ def _mono(name: str, branch: int, sign: int, cuts: str, dom: dict[str, Any]) -> 
     def margin(ctx: Any, S: Any, n: Any, delta_g: Any) -> Any:
         d = partial(ctx, lambda c, S, n, delta_g: _dev(c, S, n, delta_g, branch), name,
                     S=S, n=n, delta_g=delta_g)
-        return d if sign > 0 else -d
+        return d if increasing else -d
 
     return margin
 
@@ -117,11 +117,11 @@ def _mono(name: str, branch: int, sign: int, cuts: str, dom: dict[str, Any]) -> 
 _BOX = {"S": ("1e-12", "1e4"), "n": _N, "delta_g": _DELTA}
 _MONO_CUT = ("S outside [1e-12, 1e4]: the derivative is a positive power of S times the "
              "same function of (n, delta_g). " + _CUT_ND)
-thm65_11_increasing_S = _mono("S", 11, 1, _MONO_CUT, _BOX)
-thm65_11_increasing_n = _mono("n", 11, 1, _MONO_CUT, _BOX)
-thm65_11_decreasing_delta = _mono("delta_g", 11, -1, _MONO_CUT, _BOX)
-thm65_12_increasing_S = _mono("S", 12, 1, _MONO_CUT, _BOX)
-thm65_12_decreasing_delta = _mono("delta_g", 12, -1, _MONO_CUT, _BOX)
+thm65_11_increasing_S = _mono("S", 11, True, _MONO_CUT, _BOX)
+thm65_11_increasing_n = _mono("n", 11, True, _MONO_CUT, _BOX)
+thm65_11_decreasing_delta = _mono("delta_g", 11, False, _MONO_CUT, _BOX)
+thm65_12_increasing_S = _mono("S", 12, True, _MONO_CUT, _BOX)
+thm65_12_decreasing_delta = _mono("delta_g", 12, False, _MONO_CUT, _BOX)
 
 
 @relation("RRUV16:Lem6.4/decreasing-delta_g", kind="monotonicity",
