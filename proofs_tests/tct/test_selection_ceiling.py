@@ -12,6 +12,8 @@ import math
 from fractions import Fraction
 
 import flint
+import mpmath
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -94,3 +96,26 @@ def test_ratios_too_large_to_decide_keep_an_enclosure_of_the_ceiling(eps: Fracti
     assert frac(bound.eps.lo) <= 2 * eps * m <= frac(bound.eps.hi)
     plain = frac(top_one(eps=eps, delta=delta).m)
     assert abs(plain - m) <= m * Fraction(1, 2**50)
+
+
+def _eps_for_ratio(M: int, up: bool) -> Fraction:
+    """An eps (600 bits) with ln 2/ln(1 + e^-2eps) within about 1e-135 of the integer M, on
+    the side ``up`` says: the inverse at 700 bits, rounded (the ratio falls as eps falls)."""
+    with mpmath.workprec(700):
+        eps = -mpmath.log(mpmath.expm1(mpmath.log(2) / M)) / 2
+        scaled = eps * 2**600
+        return Fraction(int(mpmath.ceil(scaled) if up else mpmath.floor(scaled)), 2**600)
+
+
+@covers("CL23:ThmI.1")
+@pytest.mark.parametrize("up", [False, True])
+def test_a_ratio_next_to_an_integer_near_2_to_150_is_decided(up: bool) -> None:
+    """The ratio 2^150 + 12345 -+ 1e-135: its enclosure at the working precision (about 200
+    bits) straddles the integer, below the 2^(prec + 64) limit under which the ceiling is
+    decided exactly (digits doubled), so m' is exact: 2^150 + 12345 from below, one more
+    from above (flint at 3000 bits agrees)."""
+    M = 2**150 + 12345
+    eps, delta = _eps_for_ratio(M, up), Fraction(1, 2)
+    m = _flint_m(eps, delta)
+    assert m == (M + 1 if up else M)
+    _check(eps, delta, m)
