@@ -20,7 +20,7 @@ from reference.results import relations
 P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B2": mpf(2),
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
-     "alpha": mpf(3), "U2": mpf(2)}
+     "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05")}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -100,14 +100,18 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RRUV16:Thm4.5/increasing-t": lambda: 4 * sqrt(exp(1)) * sqrt(mpf("0.74") * beta) / t,
         "RRUV16:Thm4.5/increasing-beta": lambda: 2 * sqrt(exp(1)) * (
             1 + log(t) * sqrt(mpf("0.74") / beta)),
+        "RRUV16:Sec6-no-utility/printed-holds-below-ln(1.1)": lambda: mpf("0.1")
+        - (exp(P["eps_n"]) - 1),
+        "RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)": lambda: exp(EN) - 1 - mpf("0.1"),
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
     }
 
 
 ALIASES = {"delta_hat": "delta", "delta_prime": "delta", "delta_g": "delta"}
-#: The eps of the relation whose domain starts above W(2) = 0.8526.
-E2 = mpf("1.3")
+#: The eps of the relation whose domain starts above W(2) = 0.8526, and the eps_i n of the
+#: one that starts above ln(1.1) = 0.0953.
+E2, EN = mpf("1.3"), mpf("0.099")
 
 
 @pytest.mark.parametrize("rid", sorted(relations()))
@@ -119,6 +123,8 @@ def test_margin_is_the_stated_quantity(rid: str) -> None:
         args = {n: P[ALIASES.get(n, n)] for n in rel.names}
         if "above-W(2)" in rid:
             args["eps"] = E2
+        if "above-ln(1.1)" in rid:
+            args["eps_n"] = EN
         for n, lo, hi in rel.domain:
             assert lo < fraction(str(args[n])) < hi, (rid, n)
         got, want = rel.margin(mp, **args), table[rid]()
@@ -152,3 +158,16 @@ def test_relation_defaults_and_refusals() -> None:
             fraction(bad)
     assert fraction("0.1") == Fraction(1, 10) and fraction(3) == 3
     assert fraction(Fraction(2, 3)) == Fraction(2, 3)
+
+
+def test_the_no_utility_threshold_pair_brackets_ln_1_1() -> None:
+    """The two relations of the remark before RRUV16 Theorem 6.5 meet at ln(1.1): the
+    printed bound holds up to the first end and fails from the second, 1e-10 apart."""
+    from reference.results.odometers.relations import LN11_ABOVE, LN11_BELOW
+    below, above = relations()["RRUV16:Sec6-no-utility/printed-holds-below-ln(1.1)"], \
+        relations()["RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)"]
+    assert below.box()["eps_n"][1] == fraction(LN11_BELOW)
+    assert above.box()["eps_n"][0] == fraction(LN11_ABOVE)
+    with mp.workdps(40):
+        assert mpf(LN11_BELOW) < log(mpf("1.1")) < mpf(LN11_ABOVE)
+        assert mpf(LN11_ABOVE) - mpf(LN11_BELOW) <= mpf("1e-10")

@@ -1,7 +1,8 @@
 """Relations of the filters and odometers (RRUV16 §5-§6), proved on whole domains (see
 :mod:`reference.core.relations`): Theorem 6.5 above the order that Theorem 6.1 says no
 odometer can beat, the validity condition of (11) through Theorem 4.5, footnote 7's
-improvement, and the monotonicities of each branch and of Lemma 6.4.
+improvement, the monotonicities of each branch and of Lemma 6.4, and the exact threshold
+ln(1.1) where the remark before Theorem 6.5 starts to fail.
 
 ``n`` ranges over reals (the formulas extend to real ``n``).  Where a term is ``sqrt(S)``
 times a function of ``(n, delta_g)`` the relation is stated per unit ``S`` (``S = 1``):
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.numeric import exp
+from reference.core.numeric import exp, expm1
 from reference.core.relations import partial, relation
 from reference.results.concentration.rruv16 import window_bound
 from reference.results.odometers.rruv16 import (
@@ -146,3 +147,29 @@ def lem64_decreasing_delta(ctx: Any, S: Any, x: Any, delta_g: Any) -> Any:
 def lem64_increasing_S(ctx: Any, S: Any, x: Any, delta_g: Any) -> Any:
     return partial(ctx, lambda c, S, x, delta_g: fixed_x_value(c, c.zero, S, x, delta_g),
                    "S", S=S, x=x, delta_g=delta_g)
+
+
+#: ln(1.1) = 0.09531017980432486...: where e^x - 1 reaches 0.1.
+LN11_BELOW, LN11_ABOVE = "0.0953101798", "0.0953101799"
+
+
+@relation("RRUV16:Sec6-no-utility/printed-holds-below-ln(1.1)", kind="threshold",
+          statement="the remark before Theorem 6.5, 'eps_i < 1/(10 n) gives statistical "
+                    f"distance e^(eps_i n) - 1 < 0.1', holds for eps_i n <= {LN11_BELOW}: with "
+                    "the relation below, it fails exactly above ln(1.1) = 0.09531017980..., "
+                    "inside the range eps_i n < 0.1 it claims",
+          uses=("RRUV16:Thm6.5",), source="RRUV16 §6, the remark before Theorem 6.5; "
+          "erratum RRUV16:Sec6-no-utility", domain={"eps_n": (0, LN11_BELOW)},
+          cuts="none below: e^x - 1 is increasing, 0 at x = 0.")
+def no_utility_holds_below(ctx: Any, eps_n: Any) -> Any:
+    return ctx.mpf("0.1") - expm1(ctx, eps_n)
+
+
+@relation("RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)", kind="threshold",
+          statement=f"the remark's bound 0.1 fails for every eps_i n in [{LN11_ABOVE}, 0.1): "
+                    f"the exact threshold ln(1.1) lies in [{LN11_BELOW}, {LN11_ABOVE}]",
+          uses=("RRUV16:Thm6.5",), source="RRUV16 §6, the remark before Theorem 6.5; "
+          "erratum RRUV16:Sec6-no-utility", domain={"eps_n": (LN11_ABOVE, "0.1")},
+          cuts="none: the remark's range ends at eps_i n = 0.1.")
+def no_utility_fails_above(ctx: Any, eps_n: Any) -> Any:
+    return expm1(ctx, eps_n) - ctx.mpf("0.1")
