@@ -73,11 +73,6 @@ def _margin(rel: Relation, box: Box, ctx: Any = iv) -> Any:
         return None     # undefined somewhere on the box: split
 
 
-def _positive(x: Any, strict: bool) -> bool:
-    e = None if x is None else _ends(x)
-    return e is not None and (e[0] > 0 if strict else e[0] >= 0)
-
-
 def _signs(rel: Relation, box: Box) -> dict[str, str]:
     """Variables with a proven sign of their partial derivative on the box."""
     out = _margin(rel, box, DualContext(iv, rel.names))
@@ -108,12 +103,17 @@ def _log2(q: Fraction) -> int:
 
 def split_point(lo: Fraction, hi: Fraction, geometric: bool) -> Fraction:
     """A short dyadic number strictly inside ``(lo, hi)``, near the middle (geometric
-    middle for ``geometric`` ranges spanning more than a factor 4)."""
+    middle for ``geometric`` ranges spanning more than a factor 4).
+
+    The geometric middle ``2^t``, ``t = floor((l + h + 2)/2)`` with ``l, h`` the
+    :func:`_log2` of the ends (``log2 q - 2 < _log2(q) <= log2 q``), lies inside: ``t <
+    (log2 lo + log2 hi + 2)/2 < log2 hi`` as ``hi > 4 lo``; and ``2^t > lo``, since either
+    ``lo < 2^(l+1) <= 2^t``, or ``lo >= 2^(l+1)``, when ``hi > 4 lo >= 2^(l+3)`` makes ``h
+    >= l + 2`` and ``t >= l + 2``.
+    """
     target = (lo + hi) / 2
     if geometric and lo > 0 and hi > 4 * lo:
         target = Fraction(2) ** ((_log2(lo) + _log2(hi) + 2) // 2)
-        if not lo < target < hi:
-            target = (lo + hi) / 2
     step = Fraction(2) ** (_log2(min(target - lo, hi - target)) - 2)
     at = round(target / step) * step
     return at if lo < at < hi else target
