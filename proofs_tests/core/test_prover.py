@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from reference.core.numeric import exp
 from reference.core.proofcheck import CertificateError, check
-from reference.core.prover import Proof, _centre, _signs, prove, split_point
+from reference.core.prover import Proof, _centre, _signs, prove, reduce, split_point
 from reference.core.relations import Relation, relation
 from reference.results.privacy_loss.relations import (
     W2_ABOVE,
@@ -382,3 +382,10 @@ def test_ties_between_variables_split_the_first() -> None:
         lambda ctx, x, y: x * x + y * y + Fraction(1, 2))
     proof = prove(rel, time_limit=60)
     assert proof.status == "proved" and proof.tree["split"] == "x"
+
+
+def test_reduce_sets_each_fixed_variable_to_its_end() -> None:
+    box = {"x": (Fraction(1), Fraction(2)), "y": (Fraction(3), Fraction(4)),
+           "z": (Fraction(5), Fraction(6))}
+    assert reduce(box, {"x": "hi", "y": "lo"}) == \
+        {"x": (Fraction(2), Fraction(2)), "y": (Fraction(3), Fraction(3)), "z": box["z"]}
