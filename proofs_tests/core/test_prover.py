@@ -15,7 +15,18 @@ from hypothesis import strategies as st
 
 from reference.core.numeric import exp
 from reference.core.proofcheck import CertificateError, check
-from reference.core.prover import Proof, _centre, _signs, prove, reduce, split_point
+from reference.core.prover import (
+    Proof,
+    _attempt,
+    _centre,
+    _ends,
+    _signs,
+    _split,
+    centred,
+    prove,
+    reduce,
+    split_point,
+)
 from reference.core.relations import Relation, relation
 from reference.results.privacy_loss.relations import (
     W2_ABOVE,
@@ -389,3 +400,40 @@ def test_reduce_sets_each_fixed_variable_to_its_end() -> None:
            "z": (Fraction(5), Fraction(6))}
     assert reduce(box, {"x": "hi", "y": "lo"}) == \
         {"x": (Fraction(2), Fraction(2)), "y": (Fraction(3), Fraction(3)), "z": box["z"]}
+
+
+def test_the_centred_form_adds_the_derivative_times_the_offsets() -> None:
+    """x on [0, 1] centred at its low end: m(0) + 1 * [0, 1] = [0, 1] (a centre at an end
+    makes the offsets one-signed, so the sign of the added term shows)."""
+    identity = _rel("TEST:x", lambda ctx, x: x, 0, 1, False)
+    got = centred(identity, identity.box(), {"x": (Fraction(0), Fraction(0))})
+    assert _ends(got) == (Fraction(0), Fraction(1))
+
+
+def test_an_attempt_reports_the_best_lower_bound_it_found() -> None:
+    """x - x^2 on [0, 1/4]: the plain enclosure's lower end is -1/16, the fixed one's (x at
+    0) is 0, which proves the box; the best of the two is returned."""
+    leaf, best, fixed = _attempt(parabola, {"x": (Fraction(0), Fraction(1, 4))})
+    assert leaf == {"leaf": "plain", "fixed": {"x": "lo"}} and fixed == {"x": "lo"}
+    assert best == 0
+
+
+def test_point_ranges_are_neither_fixed_nor_split() -> None:
+    box = {"x": (Fraction(1), Fraction(1)), "y": (Fraction(0), Fraction(1))}
+    assert _signs(exp_above_line, box) == {"y": "lo"}     # y - y: derivative exactly 0
+    assert _split(exp_above_line, box, {})[0] == "y"
+
+
+def test_log_scale_variables_are_split_geometrically() -> None:
+    """eps in [1/100, 1] (log scale): 2^((-7 - 1 + 2)//2) = 1/8, not the middle 101/200."""
+    assert _split(wrong_threshold, wrong_threshold.box(), {})[1] == Fraction(1, 8)
+
+
+def test_a_margin_undefined_at_the_centre_is_split_not_refuted() -> None:
+    """2 - 1/x >= 0 on [-1, 1] is undefined at 0, the centre of the root and of the boxes
+    that touch 0: those are split, not refuted or proved; the relation fails on (0, 1/2),
+    found at the centre 1/4 of [0, 1/2] (margin exactly -2)."""
+    rel = _rel("TEST:2-1/x", lambda ctx, x: 2 - 1 / x, -1, 1, False)
+    proof = prove(rel, time_limit=60)
+    assert proof.status == "refuted" and proof.counterexample == {
+        "point": {"x": "1/4"}, "margin": ["-2", "-2"], "box": {"x": ["0", "1/2"]}}
