@@ -227,3 +227,32 @@ def test_leaves_are_confirmed_at_the_checkers_extra_precision() -> None:
         lambda ctx, x: exp(ctx, x) - 1 - x)
     proof = prove(rel, time_limit=5)
     assert proof.status == "proved" and proof.leaves == 1
+
+
+def test_a_margin_undefined_on_a_box_but_not_at_its_centre() -> None:
+    """sqrt(x) + 1 > 0 on [-1, 1]: undefined (sqrt of negatives) on every box reaching below
+    0, its derivative too, while defined at the centre 0: such boxes are split, never
+    certified or refuted; at the time limit the left part stays undecided."""
+    rel = _rel("TEST:sqrt+1", lambda ctx, x: ctx.sqrt(x) + 1, -1, 1, True)
+    proof = prove(rel, time_limit=1)
+    assert proof.status == "undecided" and proof.leaves >= 1
+
+
+def test_every_leaf_is_confirmed_by_the_checker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a checker that refuses everything no leaf is certified, even where the prover's
+    own enclosure is positive; with one that accepts everything, a leaf still needs the
+    prover's own enclosure to be positive (x - x^2 on [0, 1]: none of the three is)."""
+    box = {"x": (Fraction(1, 2), Fraction(9, 16)), "y": (Fraction(0), Fraction(1))}
+    assert _attempt(exp_above_line, box)[0] == {"leaf": "plain"}     # [0.007, 0.19]
+    monkeypatch.setattr("reference.core.prover.leaf_holds", lambda *a: False)
+    assert _attempt(exp_above_line, box)[0] is None
+    monkeypatch.setattr("reference.core.prover.leaf_holds", lambda *a: True)
+    assert _attempt(parabola, parabola.box())[0] is None
+
+
+def test_the_best_bound_is_the_greatest_lower_end() -> None:
+    """x*x - 1/2 on [-1, 1] (x*x enclosed as [-1, 1]): plain [-3/2, 1/2], centred at 0
+    [-5/2, 3/2]: the best lower bound is -3/2, not the centred form's."""
+    rel = _rel("TEST:x^2-1/2", lambda ctx, x: x * x - Fraction(1, 2), -1, 1, False)
+    leaf, best, _ = _attempt(rel, rel.box())
+    assert leaf is None and best == Fraction(-3, 2)
