@@ -12,6 +12,7 @@ from typing import Any
 import mpmath
 import pytest
 
+from proofs_tests.core.test_proofcheck import exp_tiny
 from proofs_tests.core.test_prover import exp_above_line, parabola, wrong_threshold
 from reference.core.numeric import exp
 from reference.core.prover import (
@@ -220,12 +221,9 @@ def test_a_margin_unbounded_on_a_box_is_not_a_bound() -> None:
 
 def test_leaves_are_confirmed_at_the_checkers_extra_precision() -> None:
     """e^x - 1 - x near x = 2^-40 is about 2^-81: one plain leaf, which the checker accepts
-    at the prover's precision plus 64 bits (it would refuse at 64 bits less)."""
-    tiny = Fraction(1, 2**40)
-    rel = relation("TEST:e^x-1-x", kind="ordering", statement="s", uses=(), source="test",
-                   domain={"x": (tiny, tiny + Fraction(1, 2**100))})(
-        lambda ctx, x: exp(ctx, x) - 1 - x)
-    proof = prove(rel, time_limit=5)
+    at the prover's precision plus 64 bits (it would refuse at 64 bits less; the checker's
+    side is test_proofcheck's test_the_check_works_above_the_stated_precision)."""
+    proof = prove(exp_tiny, time_limit=5)
     assert proof.status == "proved" and proof.leaves == 1
 
 
