@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from mpmath import cosh, exp, log, mp, mpf, sqrt, tanh
+from mpmath import cosh, erfc, exp, log, mp, mpf, sqrt, tanh
 
 from reference.core.relations import Relation, fraction, relation
 from reference.results import relations
@@ -20,7 +20,8 @@ from reference.results import relations
 P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B2": mpf(2),
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
-     "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05")}
+     "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05"), "s": mpf("0.5"),
+     "L": mpf(5)}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -46,6 +47,14 @@ def _expected() -> dict[str, Callable[[], Any]]:
     DR = log(Z) / (al - 1)                              # Rényi divergence of RR_eps
     dZ = log(pp / qq) * (pp**al * qq ** (1 - al) - qq**al * pp ** (1 - al))
     T44 = sqrt((U2 / 4 + x) * (2 + log(U2 / (4 * x) + 1)) * L)
+    z13 = sqrt(L) * (2 - P["s"] * (2 - sqrt(2)))       # LEC11 N13's standardized threshold
+    Lg, mu = P["L"], sqrt(2 * rho)                      # the Gaussian relations' L and mu
+
+    def q(z: Any) -> Any:                               # the standard normal upper tail
+        return erfc(z / sqrt(2)) / 2
+
+    # at Bun-Steinke's eps = rho + 2 sqrt(rho L): eps/mu - mu/2 = sqrt(2 L) by hand
+    bs_eps = rho + 2 * sqrt(rho * Lg)
     return {
         "CL23:Lem2.3/decreasing-eps": lambda: exp(ep) / (exp(ep) + 1) ** 2,
         "CL23:Lem2.3/at-most-half": lambda: mpf(1) / 2 - 1 / (exp(ep) + 1),
@@ -103,6 +112,9 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RRUV16:Sec6-no-utility/printed-holds-below-ln(1.1)": lambda: mpf("0.1")
         - (exp(P["eps_n"]) - 1),
         "RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)": lambda: exp(EN) - 1 - mpf("0.1"),
+        "BW18:Thm8-rho<=RSWR23:Lem2.3": lambda: 1 - exp(Lg) * (
+            q(sqrt(2 * Lg)) - exp(bs_eps) * q(sqrt(2 * Lg) + mu)),
+        "LEC11:Ex1/valid-under-the-condition": lambda: d - erfc(z13 / sqrt(2)) / 2,
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
     }

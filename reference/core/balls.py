@@ -2,10 +2,10 @@
 
 :class:`Balls` gives intervals with Arb-computed ends (C, rigorous error bounds) the interface
 the result formulas use (``mpf``, ``sqrt``, ``exp``, ``log``, ``expm1``, ``log1p``,
-``fsum``, ``zero``, ``one``, ``e``, ``prec``), so that the same formula runs in a library
-that shares no code with mpmath.  The proof checker (:mod:`reference.core.proofcheck`)
-re-verifies the prover's certificates with it, so that a bug of one library cannot both
-make and check a proof.
+``normal_sf``, ``fsum``, ``zero``, ``one``, ``e``, ``pi``, ``prec``), so that the same
+formula runs in a library that shares no code with mpmath.  The proof checker
+(:mod:`reference.core.proofcheck`) re-verifies the prover's certificates with it, so that a
+bug of one library cannot both make and check a proof.
 
 python-flint is optional (the ``prove`` and ``test`` extras): :func:`balls` raises
 ``ImportError`` with the command that installs it.  An operation undefined somewhere on an
@@ -202,6 +202,27 @@ class Balls:
 
     def log1p(self, x: object) -> ArbInterval:
         return self.mpf(x).increasing("log1p", above=-1)
+
+    @property
+    def pi(self) -> ArbInterval:
+        ball = self.flint.arb.pi()
+        return ArbInterval(ball.lower(), ball.upper())
+
+    def normal_sf(self, x: object) -> ArbInterval:
+        """``Q(x) = erfc(x / sqrt 2) / 2``, decreasing: ``[Q(hi), Q(lo)]`` by Arb's erfc.
+
+        ``Q``'s relative condition number is about ``x^2 + 1``, so ``x / sqrt 2`` is formed
+        with ``2 log2 |x|`` guard bits (the ends keep them: they are exact numbers)."""
+        x = self.mpf(x)
+        top = max(abs(e) for e in ends(x))
+        old = self.prec
+        self.prec = old + 10 + 2 * int(top).bit_length()
+        try:
+            root2 = self.flint.arb(2).sqrt()
+            return ArbInterval(((x.hi / root2).erfc() / 2).lower(),
+                               ((x.lo / root2).erfc() / 2).upper())
+        finally:
+            self.prec = old
 
 
 @cache

@@ -3,7 +3,8 @@
 :class:`DualContext` wraps a context whose numbers enclose exact values (mpmath's ``iv``,
 or the python-flint balls of :mod:`reference.core.balls`) and gives it the interface the
 result formulas use (``mpf``, ``sqrt``, ``fsum``, ``zero``, ``one``, ``e``, and ``exp``,
-``log``, ``expm1``, ``log1p`` through :mod:`reference.core.numeric`).  A formula evaluated on
+``log``, ``expm1``, ``log1p`` through :mod:`reference.core.numeric`, and the normal tail
+``normal_sf`` of :mod:`reference.core.special`).  A formula evaluated on
 :meth:`DualContext.variables` returns a :class:`Dual`: an enclosure of its value and of
 each partial derivative over the whole box, so that a sign of a partial derivative proven
 on a box shows the formula monotone there (the prover of :mod:`reference.core.prover` uses
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from reference.core import numeric
+from reference.core import numeric, special
 from reference.core.numeric import MPF, Ctx, to_ctx
 
 Number = Any   # a number of the base context
@@ -135,6 +136,10 @@ class DualContext:
         return self.exp(self.one)
 
     @property
+    def pi(self) -> Dual:
+        return self.const(self.base.pi)
+
+    @property
     def prec(self) -> int:
         return int(self.base.prec)
 
@@ -170,6 +175,12 @@ class DualContext:
     def log1p(self, x: object) -> Dual:
         x = self.mpf(x)
         return x._chain(numeric.log1p(self.base, x.v), 1 / (1 + x.v))
+
+    def normal_sf(self, x: object) -> Dual:
+        """``Q(x)``; its derivative is minus the normal density ``exp(-x^2/2)/sqrt(2 pi)``."""
+        x = self.mpf(x)
+        density = numeric.exp(self.base, -(x.v ** 2) / 2) / self.base.sqrt(2 * self.base.pi)
+        return x._chain(special.normal_sf(self.base, x.v), -density)
 
 
 def value_of(x: Dual | MPF) -> MPF:

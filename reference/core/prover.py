@@ -11,9 +11,9 @@ in order:
    relations up to a tight corner (a margin of exactly 0 at ``eps = 0``) without cutting it;
 3. the margin at the box's centre, exactly: an upper end ``< 0`` (``<= 0`` for a strict
    relation) refutes the relation there, and the proof stops with that point;
-4. otherwise the box is split in two, in the variable with the largest width times
-   derivative bound (geometrically for the relation's ``log_scale`` variables), at a short
-   dyadic number.
+4. otherwise the box is split in two, in the variable whose halves' lower bounds sum
+   highest (or, when no split lifts the bound, the one with most of its range left), at a
+   short dyadic number (geometrically for the relation's ``log_scale`` variables).
 
 The result is a :class:`Proof`: proved, refuted (with the point and its enclosure), or
 undecided (the time or box limit was reached; the boxes left are listed).  Its
@@ -27,6 +27,7 @@ formula is the results' own, evaluated in ``iv`` with the rigorous ``exp``/``log
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -182,16 +183,40 @@ def _attempt(rel: Relation, box: Box) -> Attempt:
 Halves = tuple[dict[str, tuple[Fraction, Fraction]], dict[str, tuple[Fraction, Fraction]]]
 
 
-def _split(rel: Relation, box: Box, fixed: dict[str, str]) -> tuple[str, Fraction, Halves,
-                                                                     list[Attempt]]:
+def _share(rel: Relation, box: Box, name: str) -> float:
+    """The part of its domain range that ``name``'s range on ``box`` spans (in log2 for
+    the log-scale variables): how much of the variable is left to split."""
+    (lo, hi), (dlo, dhi) = box[name], rel.box()[name]
+    if name in rel.log_scale:
+        def log2(a: Fraction, b: Fraction) -> float:   # log2(b/a) for any sizes
+            return math.log2(b.numerator * a.denominator) - math.log2(a.numerator * b.denominator)
+        return log2(lo, hi) / log2(dlo, dhi)
+    return float((hi - lo) / (dhi - dlo))
+
+
+def _progress(score: Fraction | None, bound: Fraction | None) -> bool:
+    """Whether halves whose lower bounds sum to ``score`` improve on the box's ``bound``
+    by more than 1/64 of it (halves that lift the bound by less gain next to nothing)."""
+    if score is None:
+        return False
+    return bound is None or score - 2 * bound > abs(bound) / 64
+
+
+def _split(rel: Relation, box: Box, fixed: dict[str, str], bound: Fraction | None = None,
+           ) -> tuple[str, Fraction, Halves, list[Attempt]]:
     """Split where it helps most: for each variable, the sum of the two halves' lower
     bounds; the variable with the greatest (ties: the first).  (The least of the two
     alone ties whenever no split lifts the worse half, e.g. when a variable that enters
     twice must be narrowed where the margin is small, and then picked the first variable
-    for ever.)  A variable in which the
-    margin is monotone on the box is not split (it is set to an end of its range), unless
-    all are.  The halves' attempts are returned so that they are not repeated."""
+    for ever.)  When no split makes progress on the box's lower bound ``bound``
+    (:func:`_progress`), the variable with the greatest share of its domain left is split
+    instead (ties: the first): a split that lifts the bound by a hair would otherwise be
+    repeated for ever while a wide variable keeps the enclosure loose.  A variable in
+    which the margin is monotone on the box is not split (it is set to an end of its
+    range), unless all are.  The halves' attempts are returned so that they are not
+    repeated."""
     best: tuple[Any, ...] | None = None
+    options: list[tuple[Any, ...]] = []
     free = [n for n in rel.names if box[n][0] < box[n][1]]
     for name in [n for n in free if n not in fixed] or free:
         lo, hi = box[name]
@@ -201,9 +226,12 @@ def _split(rel: Relation, box: Box, fixed: dict[str, str]) -> tuple[str, Fractio
         tries = [_attempt(rel, left), _attempt(rel, right)]
         bounds = [t[1] for t in tries]
         score = None if None in bounds else sum(b for b in bounds if b is not None)
+        options.append((score, name, cut, (left, right), tries))
         if best is None or (score is not None and (best[0] is None or score > best[0])):
-            best = (score, name, cut, (left, right), tries)
+            best = options[-1]
     assert best is not None, "a box of points is decided by its enclosure"
+    if not _progress(best[0], bound):
+        best = max(options, key=lambda o: _share(rel, box, o[1]))
     return best[1], best[2], best[3], best[4]
 
 
@@ -251,7 +279,7 @@ def prove(rel: Relation, time_limit: float = 60.0, max_leaves: int = 100_000) ->
                 node["undecided"] = True
                 proof.undecided.append(box)
                 continue
-            leaf, _, fixed = tried if tried is not None else _attempt(rel, box)
+            leaf, bound, fixed = tried if tried is not None else _attempt(rel, box)
             if leaf is not None:
                 node.update(leaf)
                 proof.leaves += 1
@@ -267,7 +295,7 @@ def prove(rel: Relation, time_limit: float = 60.0, max_leaves: int = 100_000) ->
                     "box": {n: [text(lo), text(hi)] for n, (lo, hi) in box.items()}}
                 proof.seconds = time.monotonic() - start
                 return proof
-            name, cut, (left, right), tries = _split(rel, box, fixed)
+            name, cut, (left, right), tries = _split(rel, box, fixed, bound)
             node.update({"split": name, "at": text(cut), "lo": {}, "hi": {}})
             queue.append((node["lo"], left, depth + 1, tries[0]))
             queue.append((node["hi"], right, depth + 1, tries[1]))

@@ -34,7 +34,13 @@ def normal_sf(ctx: Ctx, x: MPF) -> MPF:
     >>> enc = endpoints(normal_sf(iv, iv.mpf(1)))
     >>> print(mpmath.nstr(enc.lo, 15), mpmath.nstr(enc.hi, 15))  # A&S table 26.1: 0.158655253931457
     0.158655253931457 0.158655253931457
+
+    A context with its own ``normal_sf`` method (the tracer, the dual numbers and the arb
+    balls of the prover and checker) gets the call passed on.
     """
+    own = getattr(type(ctx), "normal_sf", None)
+    if own is not None:
+        return own(ctx, x)
     if not is_interval(ctx):
         if mpmath.isnan(x):
             raise ValueError("normal_sf of NaN")

@@ -24,7 +24,7 @@ from typing import Any
 
 import mpmath
 
-from reference.core import numeric
+from reference.core import numeric, special
 
 
 class Node:
@@ -157,6 +157,10 @@ class Tracer:
     def e(self) -> Node:
         return self.exp(self.one)
 
+    @property
+    def pi(self) -> Node:
+        return self.node("pi", ())
+
     def fsum(self, terms: Iterable[object]) -> Node:
         total = self.zero
         for t in terms:
@@ -177,6 +181,9 @@ class Tracer:
 
     def log1p(self, x: Node) -> Node:
         return self.node("log1p", (self.lift(x),))
+
+    def normal_sf(self, x: Node) -> Node:
+        return self.node("normal_sf", (self.lift(x),))
 
 
 def trace(margin: Callable[..., Any], names: Sequence[str]) -> Node:
@@ -277,6 +284,10 @@ def evaluate(node: Node, ctx: Any, env: Mapping[str, Any]) -> Any:
             out = -a[0]
         elif op == "sqrt":
             out = ctx.sqrt(a[0])
+        elif op == "pi":
+            out = ctx.pi
+        elif op == "normal_sf":
+            out = special.normal_sf(ctx, a[0])
         else:   # exp, expm1, log, log1p: the rigorous versions of reference.core.numeric
             out = getattr(numeric, op)(ctx, a[0])
         memo[id(n)] = out

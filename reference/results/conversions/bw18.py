@@ -89,10 +89,14 @@ def _gauss_delta_nonneg(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     # exp(-x^2/2) inside Q needs x^2 to absolute accuracy: 2 log2 |x| more bits.
     guard += 2 * max(0, int(mpmath.mag(abs(eps_hi) / mu_lo + mu_hi)))
     with extra_bits(ctx, guard):
-        a = eps / mu - mu / 2
-        b = eps / mu + mu / 2
-        value = normal_sf(ctx, a) - exp(ctx, eps) * normal_sf(ctx, b)
+        value = gauss_delta_formula(ctx, mu, eps)
     return value
+
+
+def gauss_delta_formula(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
+    """Balle–Wang (2018) Theorem 8 as written, ``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``,
+    with no guard bits and no branch (the form the relations of the prover trace)."""
+    return normal_sf(ctx, eps / mu - mu / 2) - exp(ctx, eps) * normal_sf(ctx, eps / mu + mu / 2)
 
 
 @result("BW18:Thm8", title="Exact (eps, delta) curve of the Gaussian mechanism",

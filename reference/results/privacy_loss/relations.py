@@ -1,15 +1,21 @@
 """Relations of the privacy-loss results, proved on whole domains (see
 :mod:`reference.core.relations`): the corrected and printed constants of RRUV16 Lemma 2.3
 (ii), the exact threshold where the printed one starts to fail on randomized response, and
-the mean-loss bound of Lemma 4.6 against randomized response's exact mean."""
+the mean-loss bound of Lemma 4.6 against randomized response's exact mean, and the
+lecture notes' Gaussian calibration under the condition the notes leave out."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from reference.core.numeric import log
 from reference.core.relations import relation
 from reference.results.concentration.rruv16 import loss_mean_bound
-from reference.results.privacy_loss.lec11 import rr_expected_loss
+from reference.results.privacy_loss.lec11 import (
+    gaussian_loss_tail,
+    notes_gaussian_sigma,
+    rr_expected_loss,
+)
 from reference.results.privacy_loss.rruv16 import (
     indistinguishable_to_pointwise,
     printed_pointwise_delta,
@@ -79,3 +85,21 @@ def printed_fails_above(ctx: Any, eps: Any) -> Any:
                "eps > 50: the bound grows like e^eps, the mean stays below eps.")
 def drift_above_rr_mean(ctx: Any, eps: Any) -> Any:
     return loss_mean_bound.core(ctx, eps) - rr_expected_loss.core(ctx, eps)
+
+
+@relation("LEC11:Ex1/valid-under-the-condition", kind="erratum",
+          statement="the notes' Gaussian sigma = 2 sqrt(ln(1/delta))/eps has P[I > eps] <= delta "
+                    "at every eps up to 4(2 - sqrt 2) ln(1/delta), the condition the notes leave "
+                    "out: eps = s 4(2 - sqrt 2) ln(1/delta), s in (0, 1]",
+          uses=("LEC11:Ex1", "LEC11:GaussTail"),
+          source="lecture notes, Example 1 (N13); erratum LEC11:N13",
+          domain={"s": ("1/1000", "1"), "delta": ("1e-30", "99/100")}, log_scale=("s", "delta"),
+          strict=False,
+          cuts="the tail is Q(z), z = sqrt(L) (2 - s(2 - sqrt 2)), L = ln(1/delta): it depends "
+               "on s and delta only, and grows with s. s < 1/1000: below its value at s = "
+               "1/1000. delta < 1e-30 or > 0.99: z >= sqrt(2 L) at s <= 1, and Q(z) <= "
+               "exp(-z^2/2) <= exp(-L) = delta for z >= 0 (the result's proof note).")
+def notes_gaussian_valid(ctx: Any, s: Any, delta: Any) -> Any:
+    eps = s * 4 * (2 - ctx.sqrt(2)) * log(ctx, 1 / delta)
+    sigma = notes_gaussian_sigma.core(ctx, eps, delta)
+    return delta - gaussian_loss_tail.core(ctx, sigma, eps, ctx.one)

@@ -1,0 +1,196 @@
+"""The normal tail ``Q(x) = P[N(0, 1) > x]`` in the prover's contexts: the tracer records it
+as a node, the dual numbers carry its derivative ``-exp(-x^2/2)/sqrt(2 pi)`` and the arb
+balls enclose it with Arb's ``erfc``.  Expected values are mpmath's ``erfc`` and ``exp`` at
+four times the working precision (a library the balls do not use), derivatives by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import flint
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import frac
+from reference.core import special
+from reference.core.balls import balls, ends
+from reference.core.dual import DualContext
+from reference.core.numeric import endpoints, to_ctx
+from reference.core.trace import Tracer, evaluate, trace
+
+B = balls()
+TWO = Fraction(2)
+Q = Fraction
+PRECS = st.sampled_from([53, 100, 160])
+#: Arguments from the far left tail (Q ~ 1) to the far right one (Q ~ 1e-300 and below),
+#: with tiny magnitudes around 0.
+POINTS = st.one_of(st.fractions(-40, 40, max_denominator=10**6),
+                   st.integers(1, 1000).map(lambda k: TWO**-k),
+                   st.integers(1, 1000).map(lambda k: -(TWO**-k)),
+                   st.integers(38, 1000).map(Q), st.just(Q(0)))
+
+
+@pytest.fixture(autouse=True)
+def _restore_precisions() -> Iterator[None]:
+    old = iv.prec, mp.prec, flint.ctx.prec
+    yield
+    iv.prec, mp.prec, flint.ctx.prec = old
+
+
+def _mp(q: Fraction) -> Any:
+    return mp.mpf(q.numerator) / q.denominator
+
+
+def exact_q(x: Fraction, prec: int) -> tuple[Fraction, Fraction]:
+    """``Q(x)`` and the normal density at ``x`` from mpmath at ``4 prec + 64`` bits."""
+    with mp.workprec(4 * prec + 64):
+        u = _mp(x)
+        return (frac(mp.erfc(u / mp.sqrt(2)) / 2),
+                frac(mp.exp(-u * u / 2) / mp.sqrt(2 * mp.pi)))
+
+
+def _ends(x: Any) -> tuple[Fraction, Fraction]:
+    if isinstance(x, iv.mpf):
+        e = endpoints(x)
+        return frac(e.lo), frac(e.hi)
+    return ends(x)
+
+
+def _contains(x: Any, exact: Fraction, rel: Fraction) -> None:
+    """``x`` contains ``exact`` (known to a relative 2^-150) and is within ``rel`` of it."""
+    lo, hi = _ends(x)
+    tol = abs(exact) * TWO**-150
+    assert lo <= exact + tol and exact - tol <= hi, (lo, exact, hi)
+    assert exact - lo <= abs(exact) * rel + tol and hi - exact <= abs(exact) * rel + tol
+
+
+@given(PRECS, POINTS, POINTS)
+def test_balls_enclose_q_at_both_ends_and_are_tight(prec: int, a: Fraction, b: Fraction) -> None:
+    """``Q`` is decreasing: the interval ``[a, b]`` goes to ``[Q(b), Q(a)]``."""
+    a, b = sorted((a, b))
+    B.prec = prec
+    got = B.normal_sf((a, b))
+    lo, hi = ends(got)
+    qa, qb = exact_q(a, prec)[0], exact_q(b, prec)[0]
+    _contains(B.normal_sf((b, b)), qb, TWO ** (12 - prec))
+    _contains(B.normal_sf((a, a)), qa, TWO ** (12 - prec))
+    assert lo <= qb and qa <= hi
+    assert qb - lo <= qb * TWO ** (12 - prec) and hi - qa <= qa * TWO ** (12 - prec)
+
+
+def test_balls_q_at_known_points_and_pi() -> None:
+    B.prec = 53
+    lo, hi = ends(B.normal_sf(0))
+    assert lo <= Q(1, 2) <= hi and hi - lo <= TWO**-50
+    lo, hi = ends(B.normal_sf((-1, 1)))                  # [Q(1), Q(-1)] = [0.1586.., 0.8413..]
+    assert Q(158655, 10**6) < lo < Q(158656, 10**6) and Q(841344, 10**6) < hi < Q(841345, 10**6)
+    lo, hi = ends(B.normal_sf(-1000))                    # 1 - Q(1000), Q(1000) ~ 1e-217147
+    assert lo <= 1 <= hi and lo > 1 - TWO**-50
+    lo, hi = ends(B.normal_sf(1000))
+    assert 0 < lo and hi < Q(1, 10**217000)
+    lo, hi = ends(B.pi)
+    with mp.workprec(300):
+        pi = frac(mp.pi)
+    assert lo <= pi <= hi and hi - lo <= pi * TWO**-50
+
+
+def _base(name: str, prec: int) -> Any:
+    base = iv if name == "iv" else B
+    base.prec = prec
+    return base
+
+
+def _box(base: Any, lo: Fraction, hi: Fraction | None = None) -> Any:
+    hi = lo if hi is None else hi
+    if base is iv:
+        return iv.mpf((endpoints(to_ctx(iv, lo)).lo, endpoints(to_ctx(iv, hi)).hi))
+    return B.mpf((lo, hi))
+
+
+@given(st.sampled_from(["iv", "balls"]), PRECS,
+       st.one_of(st.fractions(-30, 30, max_denominator=10**6),
+                 st.integers(1, 1000).map(lambda k: TWO**-k)),
+       st.sampled_from([Q(1), Q(2), Q(-1, 4)]))
+def test_dual_q_value_and_derivative_with_the_chain_rule(base_name: str, prec: int,
+                                                         u: Fraction, c: Fraction) -> None:
+    """d/dt Q(c t) = -c phi(c t); through :func:`special.normal_sf` (the dispatch) and the
+    context's own method alike."""
+    base = _base(base_name, prec)
+    dc = DualContext(base, ("t",))
+    (t,) = dc.variables([_box(base, u / c)])
+    value, density = exact_q(u, prec)
+    for out in (dc.normal_sf(c * t), special.normal_sf(dc, c * t)):
+        _contains(out.v, value, TWO ** (14 - prec))
+        _contains(out.d[0], -c * density, TWO ** (14 - prec))
+
+
+@given(st.sampled_from(["iv", "balls"]), st.fractions(-6, 6, max_denominator=10**4),
+       st.integers(4, 30), st.lists(st.fractions(0, 1, max_denominator=10**4), min_size=1,
+                                    max_size=4))
+def test_dual_q_over_a_box_contains_every_point_value_and_slope(
+        base_name: str, x0: Fraction, k: int, inner: list[Fraction]) -> None:
+    base = _base(base_name, 53)
+    w = TWO**-k
+    dc = DualContext(base, ("x",))
+    (x,) = dc.variables([_box(base, x0, x0 + w)])
+    out = dc.normal_sf(x)
+    (vlo, vhi), (dlo, dhi) = _ends(out.v), _ends(out.d[0])
+    for s in [Q(0), Q(1), *inner]:
+        value, density = exact_q(x0 + s * w, 53)
+        assert vlo <= value <= vhi and dlo <= -density <= dhi
+    assert dhi < 0 and dhi - dlo <= 4 * w + TWO**-40   # |phi'| <= 1/sqrt(2 pi e) < 1/4
+
+
+def test_the_tracer_records_q_and_pi_and_cancels_equal_tails() -> None:
+    g = Tracer()
+    x = g.var("x")
+    assert special.normal_sf(g, x) is g.normal_sf(x)          # one node per operation
+    assert special.normal_sf(g, x).op == "normal_sf" and g.pi.op == "pi" and g.pi is g.pi
+    node = trace(lambda ctx, x: special.normal_sf(ctx, x) - special.normal_sf(ctx, x) + 1, ["x"])
+    assert node.op == "const" and node.value == 1
+
+
+@given(st.fractions(-20, 20, max_denominator=10**6), PRECS)
+def test_a_traced_margin_with_q_in_iv_balls_mp_and_duals(x: Fraction, prec: int) -> None:
+    """``Q(x) - Q(x + 1) + x/pi`` traced, then evaluated in every context."""
+    def margin(ctx: Any, x: Any) -> Any:
+        return special.normal_sf(ctx, x) - special.normal_sf(ctx, x + 1) + x / ctx.pi
+
+    node = trace(margin, ["x"])
+    with mp.workprec(4 * prec + 64):
+        u = _mp(x)
+        ref = frac(mp.erfc(u / mp.sqrt(2)) / 2 - mp.erfc((u + 1) / mp.sqrt(2)) / 2 + u / mp.pi)
+        slope = frac((mp.exp(-(u + 1) ** 2 / 2) - mp.exp(-u * u / 2)) / mp.sqrt(2 * mp.pi)
+                     + 1 / mp.pi)
+    size = abs(ref) + 1
+    for base_name in ("iv", "balls"):
+        base = _base(base_name, prec)
+        got = _ends(evaluate(node, base, {"x": _box(base, x)}))
+        assert got[0] <= ref + size * TWO**-150 and ref - size * TWO**-150 <= got[1]
+        assert got[1] - got[0] <= size * TWO ** (12 - prec)
+        dc = DualContext(base, ("x",))
+        (v,) = dc.variables([_box(base, x)])
+        d = _ends(evaluate(node, dc, {"x": v}).d[0])
+        assert d[0] - TWO**-150 <= slope <= d[1] + TWO**-150
+        assert d[1] - d[0] <= (abs(slope) + 1) * TWO ** (12 - prec)
+    with mp.workprec(prec):
+        point = frac(evaluate(node, mp, {"x": _mp(x)}))
+    assert abs(point - ref) <= size * TWO ** (12 - prec)
+
+
+def test_only_contexts_with_their_own_q_get_the_call_passed_on() -> None:
+    """``mp`` and ``iv`` take special's own route; any other context with a ``normal_sf``
+    method gets the call."""
+    class Own:
+        def normal_sf(self, x: object) -> tuple[str, object]:
+            return ("own", x)
+
+    assert special.normal_sf(Own(), 3) == ("own", 3)   # type: ignore[arg-type]
+    assert not hasattr(type(mp), "normal_sf") and not hasattr(type(iv), "normal_sf")
+    with mp.workdps(30):
+        assert abs(special.normal_sf(mp, mp.mpf(1)) - mp.mpf("0.158655253931457051414767454")) \
+            < mp.mpf(10) ** -27
