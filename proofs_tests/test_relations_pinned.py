@@ -21,7 +21,7 @@ P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
      "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05"), "s": mpf("0.5"),
-     "L": mpf(5)}
+     "L": mpf(5), "V": mpf(400), "gamma": mpf(1)}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -55,6 +55,8 @@ def _expected() -> dict[str, Callable[[], Any]]:
 
     # at Bun-Steinke's eps = rho + 2 sqrt(rho L): eps/mu - mu/2 = sqrt(2 L) by hand
     bs_eps = rho + 2 * sqrt(rho * Lg)
+    vg = P["V"] + P["gamma"]                            # RSWR23 psi(V; gamma, delta)
+    psi5 = sqrt(vg * log(vg / (P["gamma"] * d**2)))
     return {
         "CL23:Lem2.3/decreasing-eps": lambda: exp(ep) / (exp(ep) + 1) ** 2,
         "CL23:Lem2.3/at-most-half": lambda: mpf(1) / 2 - 1 / (exp(ep) + 1),
@@ -114,6 +116,7 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)": lambda: exp(EN) - 1 - mpf("0.1"),
         "BW18:Thm8-rho<=RSWR23:Lem2.3": lambda: 1 - exp(Lg) * (
             q(sqrt(2 * Lg)) - exp(bs_eps) * q(sqrt(2 * Lg) + mu)),
+        "RSWR23:Thm5/printed-fails": lambda: q((psi5 - P["V"] / 2) / sqrt(P["V"])) - d,
         "LEC11:Ex1/valid-under-the-condition": lambda: d - erfc(z13 / sqrt(2)) / 2,
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
