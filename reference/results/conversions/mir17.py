@@ -34,7 +34,7 @@ def _rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
 
 def rr_renyi_formula(ctx: Ctx, e: MPF, t: MPF) -> MPF:
     """``eps + log1p(expm1(-2 t eps)/(1 + e^eps))/t``: ``D_alpha`` of ``RR_eps`` at ``t = alpha
-    - 1 > 0``, for any context (the result adds the guard bits and exact ``alpha - 1``)."""
+    - 1 > 0`` (Mironov 2017, Table II), any context (the result adds guard bits, exact t)."""
     return e + log1p(ctx, expm1(ctx, -2 * t * e) / (1 + exp(ctx, e))) / t
 
 

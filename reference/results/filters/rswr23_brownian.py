@@ -203,7 +203,7 @@ def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: lis
 
 
 def printed_epsilon(ctx: Ctx, rho: MPF, delta_pp: MPF) -> MPF:
-    """Theorem 6's printed epsilon ``rho + 2 sqrt(2 rho log(1/delta''))`` (valid, loose)."""
+    """RSWR23 Theorem 6's printed epsilon ``rho + 2 sqrt(2 rho log(1/delta''))`` (valid, loose)."""
     return rho + 2 * ctx.sqrt(2 * rho * log(ctx, 1 / delta_pp))
 
 

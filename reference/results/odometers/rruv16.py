@@ -60,8 +60,8 @@ def fixed_x_value(ctx: Ctx, drift: MPF, S: MPF, x: MPF, delta_g: MPF) -> MPF:
 
 
 def log_term_11(ctx: Ctx, n: MPF, delta_g: MPF) -> MPF:
-    """``log(110 e) + 2 log(log(n)/delta_g)``: (11) is ``sqrt(2 S`` times this ``)``, the
-    ``log(1/beta)`` of Theorem 4.5 at ``beta = delta_g^2/(110 e log(n)^2)``."""
+    """``log(110 e) + 2 log(log(n)/delta_g)``: RRUV16 Theorem 6.5 (11) is ``sqrt(2 S`` times
+    this ``)``, the ``log(1/beta)`` of Theorem 4.5 at ``beta = delta_g^2/(110 e log(n)^2)``."""
     return log(ctx, LOG_110E_ARG) + 1 + 2 * log(ctx, log(ctx, n) / delta_g)
 
 
@@ -174,7 +174,7 @@ def lower_order_value(ctx: Ctx, eps: list[MPF], n: MPF, delta_g: MPF) -> LowerOr
 
 
 def order7_scale(ctx: Ctx, S: MPF, n: MPF, delta_g: MPF) -> MPF:
-    """``sqrt(S log(log(n)/delta_g))`` with ``S = sum eps_i^2``: the scale of (7)."""
+    """``sqrt(S log(log(n)/delta_g))``, ``S = sum eps_i^2``: the scale of RRUV16 (7), Thm 6.1."""
     return ctx.sqrt(S * log(ctx, log(ctx, n) / delta_g))
 
 
