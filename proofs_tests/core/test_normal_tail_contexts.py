@@ -82,6 +82,17 @@ def test_balls_enclose_q_at_both_ends_and_are_tight(prec: int, a: Fraction, b: F
     assert qb - lo <= qb * TWO ** (12 - prec) and hi - qa <= qa * TWO ** (12 - prec)
 
 
+@pytest.mark.parametrize(("a", "b"), [(Q(0), Q(10**4)), (Q(1, 2), Q(3000)), (Q(-10**4), Q(5))])
+def test_balls_q_far_out_keeps_its_relative_accuracy(a: Fraction, b: Fraction) -> None:
+    """``Q(10^4)`` (about e^-(5e7)) is as tight as ``Q(1)``: the guard bits follow the end of
+    largest magnitude, whichever end it is (at 53 bits without them the relative error of
+    ``Q(10^4)`` is about ``10^8 2^-63``)."""
+    B.prec = 53
+    lo, hi = ends(B.normal_sf((a, b)))
+    qa, qb = exact_q(a, 53)[0], exact_q(b, 53)[0]
+    assert qb * (1 - TWO**-45) <= lo <= qb and qa <= hi <= qa * (1 + TWO**-45)
+
+
 def test_balls_q_at_known_points_and_pi() -> None:
     B.prec = 53
     lo, hi = ends(B.normal_sf(0))
