@@ -28,6 +28,11 @@ def test_share_of_a_range_linear_and_in_log2() -> None:
     assert _share(rel, box, "x") == 0.25                 # 1/2 of a range 2 wide
     assert _share(rel, box, "y") == pytest.approx(0.2, rel=1e-15)    # log2(4) / log2(1024)
     assert _share(rel, rel.box(), "x") == 1.0 and _share(rel, rel.box(), "y") == 1.0
+    fine = _two(("y",), x=(0, 1), y=(F(1, 1024), 1))    # ends with denominators
+    assert _share(fine, {"x": (F(0), F(1)), "y": (F(1, 8), F(1, 2))}, "y") == \
+        pytest.approx(0.2, rel=1e-15)                       # log2(4) / log2(1024)
+    assert _share(fine, {"x": (F(0), F(1)), "y": (F(3, 8), F(3, 4))}, "y") == \
+        pytest.approx(0.1, rel=1e-15)                       # log2(2) / log2(1024)
 
 
 def test_share_in_log2_of_huge_and_tiny_ends() -> None:
