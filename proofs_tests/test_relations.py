@@ -24,7 +24,7 @@ SLOW = {"LEC11:AdvComp<=RRUV16:Thm2.10", "RSWR23:Thm6-constant/printed>corrected
         "RRUV16:Thm6.5-(11)/valid-by-Thm4.5", "RRUV16:Thm6.5-(12)>=Thm6.1",
         "CKS20:Cor13<=RSWR23:Lem2.3", "MIR17:RR-renyi<=BS16:Prop1.4",
         "MIR17:RR-renyi/increasing-alpha", "LEC11:Ex1/valid-under-the-condition",
-        "BW18:Thm8-rho<=RSWR23:Lem2.3"}
+        "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t"}
 
 
 def test_relations_are_well_formed() -> None:

@@ -55,6 +55,9 @@ def _expected() -> dict[str, Callable[[], Any]]:
 
     # at Bun-Steinke's eps = rho + 2 sqrt(rho L): eps/mu - mu/2 = sqrt(2 L) by hand
     bs_eps = rho + 2 * sqrt(rho * Lg)
+    gm = L + log(1 + t / rho) / 2                       # the mixture boundary's log term
+    root_m = sqrt(2 * (t + rho) * gm)                   # (its derivative in t by hand)
+    dpsi_m = -1 / (2 * t**2) + (2 * gm + 1) / (2 * t * root_m) - root_m / t**2
     vg = P["V"] + P["gamma"]                            # RSWR23 psi(V; gamma, delta)
     psi5 = sqrt(vg * log(vg / (P["gamma"] * d**2)))
     return {
@@ -116,6 +119,9 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)": lambda: exp(EN) - 1 - mpf("0.1"),
         "BW18:Thm8-rho<=RSWR23:Lem2.3": lambda: 1 - exp(Lg) * (
             q(sqrt(2 * Lg)) - exp(bs_eps) * q(sqrt(2 * Lg) + mu)),
+        "WRWR22:Thm3.6-mixture/decreasing-t": lambda: -dpsi_m,
+        "CKS20:Cor13-order/gap-increasing": lambda: 2 * rho * t + 1 / (1 + t),
+        "CKS20:Cor13-delta/gap-increasing": lambda: 2 * rho + 1 / (t * (1 + t)),
         "RSWR23:Thm5/printed-fails": lambda: q((psi5 - P["V"] / 2) / sqrt(P["V"])) - d,
         "LEC11:Ex1/valid-under-the-condition": lambda: d - erfc(z13 / sqrt(2)) / 2,
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)

@@ -30,9 +30,10 @@ NOT_PROVED = [
      "in [0, 20]. Each inverse value is certified at its point instead (the forward "
      "enclosure at the returned eps)."),
     ("The inverses' defining equations (forward(inverse(x)) = x)",
-     "the margin is exactly 0, which no box enclosure shows >= 0; each inverse's monotone "
-     "forward is proved where it is a closed form (RSWR23:Lem2.3 in rho, the budget in eps and "
-     "delta) and each returned value is certified at its point."),
+     "the margin is exactly 0, which no box enclosure shows >= 0. What makes the root "
+     "unique is proved where it is a closed form (RSWR23:Lem2.3 in rho, the budget in eps and "
+     "delta, the mixture boundary in t for WRWR22:Cor3.7-Gamma, CKS20's two order gaps in t), "
+     "and each returned value is certified at its point."),
     ("Orderings of exact composition (KOV15:Thm3.3, MV16:Thm1.5) against the bounds",
      "a sum over the integers up to k (binomial terms): the formula's number of terms depends "
      "on k, so it cannot be traced over a real range of k."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.relations import partial, relation
-from reference.results.boundaries.wrwr22 import linear_boundary
+from reference.results.boundaries.wrwr22 import linear_boundary, mixture_boundary
 from reference.results.concentration.rruv16 import (
     martingale_threshold,
     self_normalized_threshold,
@@ -138,3 +138,26 @@ def thm45_increasing_t(ctx: Any, beta: Any, t: Any) -> Any:
                "positive for every beta > 0, t >= 1.")
 def thm45_increasing_beta(ctx: Any, beta: Any, t: Any) -> Any:
     return partial(ctx, _thm45, "beta", beta=beta, t=t)
+
+
+def _mixture(ctx: Any, t: Any, rho: Any, delta: Any) -> Any:
+    return mixture_boundary.core(ctx, t, rho, delta, ctx.one)
+
+
+@relation("WRWR22:Thm3.6-mixture/decreasing-t", kind="monotonicity",
+          statement="the mixture privacy boundary Delta^2/(2t) + (Delta/t) sqrt(2(t + rho) "
+                    "log(sqrt((t + rho)/rho)/delta)) is decreasing in the time t (Delta = 1; "
+                    "every Delta by scaling): the root that WRWR22:Cor3.7-Gamma returns is "
+                    "the only one",
+          uses=("WRWR22:Thm3.6-mixture", "WRWR22:Cor3.7-Gamma"),
+          source="WRWR22 Theorem 3.6 (mixture boundary), Corollary 3.7 (its inverse)",
+          domain={"t": ("1/100", "100"), "rho": ("1/100", "100"), "delta": ("1e-12", "1/2")},
+          log_scale=("t", "rho", "delta"),
+          cuts="Delta: psi_Delta(t; rho) = psi_1(t/Delta^2; rho/Delta^2) exactly. Outside the "
+               "box, for every t, rho > 0, delta in (0, 1): with x = t/rho and g = "
+               "log(1/delta) + log(1 + x)/2, the square of the second term, 2 (t + rho) g/t^2, "
+               "has t-derivative 2 (t/2 - t g - 2 rho g)/t^3 < 0, as g > log(1 + x)/2 >= "
+               "x/(2 + x) > x/(2(x + 2)) = t/(2(t + 2 rho)) (log(1 + x) >= 2x/(2 + x)); the "
+               "first term decreases too.")
+def mixture_boundary_decreasing(ctx: Any, t: Any, rho: Any, delta: Any) -> Any:
+    return -partial(ctx, _mixture, "t", t=t, rho=rho, delta=delta)

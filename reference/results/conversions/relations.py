@@ -9,7 +9,7 @@ from reference.core.numeric import exp, log
 from reference.core.relations import partial, relation
 from reference.results.conversions.bs16 import puredp_to_zcdp
 from reference.results.conversions.bw18 import gauss_delta_formula
-from reference.results.conversions.cks20 import eps_at_order
+from reference.results.conversions.cks20 import _delta_order_gap, _eps_order_gap, eps_at_order
 from reference.results.conversions.mir17 import rr_renyi_formula
 from reference.results.conversions.rswr23 import (
     exponential_mechanism_zcdp,
@@ -209,3 +209,34 @@ _GAUSS_CUT = ("outside the box the claim is the conversion's own theorem, not pr
 def gaussian_below_bun_steinke(ctx: Any, rho: Any, L: Any) -> Any:
     eps = _eps(ctx, rho, exp(ctx, -L))
     return 1 - _gauss_delta_times_inv(ctx, rho, L, eps)
+
+
+def _order_gap(ctx: Any, t: Any, rho: Any, delta: Any) -> Any:
+    return _eps_order_gap(ctx, t, rho, log(ctx, 1 / delta))
+
+
+@relation("CKS20:Cor13-order/gap-increasing", kind="inverse",
+          statement="the stationarity gap rho t^2 + ln(1 + t) - ln(1/delta), whose root t = "
+                    "a - 1 gives the order CKS20:Cor13 uses, is increasing in t: the root is "
+                    "unique and bracketing finds it",
+          uses=("CKS20:Cor13", "CKS20:Cor13-order"),
+          source="Canonne, Kamath, Steinke 2020, Proposition 12 / Corollary 13 (the order)",
+          domain={"t": ("1e-12", "1e12"), "rho": ("1e-12", "1e4"), "delta": ("1e-30", "1/2")},
+          log_scale=("t", "rho", "delta"),
+          cuts="outside the box the t-derivative 2 rho t + 1/(1 + t) is still positive "
+               "(t > 0, rho >= 0).")
+def cks_order_gap_increasing(ctx: Any, t: Any, rho: Any, delta: Any) -> Any:
+    return partial(ctx, _order_gap, "t", t=t, rho=rho, delta=delta)
+
+
+@relation("CKS20:Cor13-delta/gap-increasing", kind="inverse",
+          statement="the gap (1 + 2t) rho - eps - ln(1 + 1/t), whose root t = a - 1 gives the "
+                    "order CKS20:Cor13-delta uses, is increasing in t: the root is unique",
+          uses=("CKS20:Cor13-delta",),
+          source="Canonne, Kamath, Steinke 2020, Proposition 12 (delta at the optimal order)",
+          domain={"t": ("1e-12", "1e12"), "rho": ("1e-12", "1e4"), "eps": (0, 1000)},
+          log_scale=("t", "rho"),
+          cuts="outside the box the t-derivative 2 rho + 1/(t (1 + t)) is still positive "
+               "(t > 0, rho >= 0); eps does not enter it.")
+def cks_delta_gap_increasing(ctx: Any, t: Any, rho: Any, eps: Any) -> Any:
+    return partial(ctx, _delta_order_gap, "t", t=t, rho=rho, eps=eps)
