@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import frac
+from proofs_tests.core.test_dual import _base, _box, _ends
 from reference.core import special
 from reference.core.balls import balls, ends
 from reference.core.dual import DualContext
-from reference.core.numeric import endpoints, to_ctx
 from reference.core.trace import Tracer, evaluate, trace
 
 B = balls()
@@ -51,13 +51,6 @@ def exact_q(x: Fraction, prec: int) -> tuple[Fraction, Fraction]:
         u = _mp(x)
         return (frac(mp.erfc(u / mp.sqrt(2)) / 2),
                 frac(mp.exp(-u * u / 2) / mp.sqrt(2 * mp.pi)))
-
-
-def _ends(x: Any) -> tuple[Fraction, Fraction]:
-    if isinstance(x, iv.mpf):
-        e = endpoints(x)
-        return frac(e.lo), frac(e.hi)
-    return ends(x)
 
 
 def _contains(x: Any, exact: Fraction, rel: Fraction) -> None:
@@ -111,19 +104,6 @@ def test_balls_q_at_known_points_and_pi() -> None:
     with mp.workprec(300):
         pi = frac(mp.pi)
     assert lo <= pi <= hi and hi - lo <= pi * TWO**-50
-
-
-def _base(name: str, prec: int) -> Any:
-    base = iv if name == "iv" else B
-    base.prec = prec
-    return base
-
-
-def _box(base: Any, lo: Fraction, hi: Fraction | None = None) -> Any:
-    hi = lo if hi is None else hi
-    if base is iv:
-        return iv.mpf((endpoints(to_ctx(iv, lo)).lo, endpoints(to_ctx(iv, hi)).hi))
-    return B.mpf((lo, hi))
 
 
 @given(st.sampled_from(["iv", "balls"]), PRECS,
