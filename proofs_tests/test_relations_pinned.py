@@ -123,7 +123,7 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "CKS20:Cor13-order/gap-increasing": lambda: 2 * rho * t + 1 / (1 + t),
         "CKS20:Cor13-delta/gap-increasing": lambda: 2 * rho + 1 / (t * (1 + t)),
         "RSWR23:Thm5/printed-fails": lambda: q((psi5 - P["V"] / 2) / sqrt(P["V"])) - d,
-        "LEC11:Ex1/valid-under-the-condition": lambda: d - erfc(z13 / sqrt(2)) / 2,
+        "LEC11:Ex1/valid-under-the-condition": lambda: d - q(z13),
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
     }

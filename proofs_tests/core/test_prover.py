@@ -14,11 +14,7 @@ from hypothesis import strategies as st
 
 from reference.core.numeric import exp
 from reference.core.proofcheck import CertificateError, check
-from reference.core.prover import (
-    Proof,
-    prove,
-    split_point,
-)
+from reference.core.prover import Proof, prove, split_point
 from reference.core.relations import Relation, relation
 from reference.results.privacy_loss.relations import (
     W2_ABOVE,

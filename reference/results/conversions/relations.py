@@ -185,18 +185,6 @@ def rr_loss_increasing(ctx: Any, eps: Any) -> Any:
     return partial(ctx, rr_expected_loss.core, "eps", eps=eps)
 
 
-def _gauss_delta_times_inv(ctx: Any, rho: Any, big_l: Any, eps: Any) -> Any:
-    """``e^L delta_N(eps)``: the rho-zCDP Gaussian's exact delta at ``eps`` (Balle–Wang
-    Theorem 8, ``mu = sqrt(2 rho)``) relative to the target ``delta = e^-L``."""
-    return exp(ctx, big_l) * gauss_delta_formula(ctx, ctx.sqrt(2 * rho), eps)
-
-
-_GAUSS_CUT = ("outside the box the claim is the conversion's own theorem, not proved here: the "
-              "exact delta is a difference of two normal tails that cancel about log2(b/mu) "
-              "bits (b = eps/mu + mu/2), so the prover's boxes must shrink like mu/(a b) and "
-              "the time grows quickly with L and 1/rho. delta > 1/2 (L < ln 2) is left out.")
-
-
 @relation("BW18:Thm8-rho<=RSWR23:Lem2.3", kind="ordering",
           statement="Bun-Steinke's conversion is sound for the Gaussian, at no less than its "
                     "exact epsilon: at eps = rho + 2 sqrt(rho L) the rho-zCDP Gaussian's exact "
@@ -205,10 +193,15 @@ _GAUSS_CUT = ("outside the box the claim is the conversion's own theorem, not pr
           source="Balle, Wang 2018, Theorem 8; RSWR23 Lemma 2.3 (ii) (Bun, Steinke 2016, "
                  "Prop. 1.3)",
           domain={"rho": ("1/10", "10"), "L": ("69/100", "28")}, log_scale=("rho", "L"),
-          cuts="L = ln(1/delta), delta from e^-28 = 6.9e-13 to e^-0.69 = 0.5016. " + _GAUSS_CUT)
+          cuts="L = ln(1/delta), delta from e^-28 = 6.9e-13 to e^-0.69 = 0.5016; the margin "
+               "is 1 - e^L delta_N(eps), mu = sqrt(2 rho). Outside the box the claim is the "
+               "conversion's own theorem, not proved here: the exact delta is a difference of "
+               "two normal tails that cancel about log2(b/mu) bits (b = eps/mu + mu/2), so the "
+               "prover's boxes must shrink like mu/(a b) and the time grows quickly with L and "
+               "1/rho. delta > 1/2 (L < ln 2) is left out.")
 def gaussian_below_bun_steinke(ctx: Any, rho: Any, L: Any) -> Any:
     eps = _eps(ctx, rho, exp(ctx, -L))
-    return 1 - _gauss_delta_times_inv(ctx, rho, L, eps)
+    return 1 - exp(ctx, L) * gauss_delta_formula(ctx, ctx.sqrt(2 * rho), eps)
 
 
 def _order_gap(ctx: Any, t: Any, rho: Any, delta: Any) -> Any:
