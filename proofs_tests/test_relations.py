@@ -24,7 +24,8 @@ SLOW = {"LEC11:AdvComp<=RRUV16:Thm2.10", "RSWR23:Thm6-constant/printed>corrected
         "RRUV16:Thm6.5-(11)/valid-by-Thm4.5", "RRUV16:Thm6.5-(12)>=Thm6.1",
         "CKS20:Cor13<=RSWR23:Lem2.3", "MIR17:RR-renyi<=BS16:Prop1.4",
         "MIR17:RR-renyi/increasing-alpha", "LEC11:Ex1/valid-under-the-condition",
-        "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t"}
+        "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t",
+        "KOV15:Thm3.3<=RRUV16:Thm2.10", "KOV15:Thm3.3<=LEC11:AdvComp"}
 
 
 def test_relations_are_well_formed() -> None:
@@ -76,6 +77,9 @@ def test_quick_relations_are_proved_afresh(rid: str) -> None:
 def _point(draw: st.DrawFn, rel: Relation) -> dict[str, Fraction]:
     out = {}
     for name, lo, hi in rel.domain:
+        if name in rel.integers:
+            out[name] = Fraction(draw(st.integers(int(lo), int(hi)), label=name))
+            continue
         u = draw(st.fractions(0, 1, max_denominator=10**6), label=name)
         if name in rel.log_scale:   # uniform in log scale
             with mpmath.workdps(40):
@@ -101,7 +105,8 @@ def test_margins_are_positive_at_points(case: tuple[Relation, dict[str, Fraction
     (a route that shares neither the prover's intervals nor the tracer) is positive."""
     rel, point = case
     with mpmath.workdps(50):
-        args: dict[str, Any] = {n: mpmath.mpf(q.numerator) / q.denominator
+        args: dict[str, Any] = {n: int(q) if n in rel.integers else
+                                mpmath.mpf(q.numerator) / q.denominator
                                 for n, q in point.items()}
         value = rel.margin(mpmath.mp, **args)
         assert value > 0 if rel.strict else value >= 0

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from mpmath import cosh, erfc, exp, log, mp, mpf, sqrt, tanh
+from mpmath import binomial, cosh, erfc, exp, log, mp, mpf, sqrt, tanh
 
 from reference.core.relations import Relation, fraction, relation
 from reference.results import relations
@@ -58,6 +58,16 @@ def _expected() -> dict[str, Callable[[], Any]]:
     gm = L + log(1 + t / rho) / 2                       # the mixture boundary's log term
     root_m = sqrt(2 * (t + rho) * gm)                   # (its derivative in t by hand)
     dpsi_m = -1 / (2 * t**2) + (2 * gm + 1) / (2 * t * root_m) - root_m / t**2
+    kk = int(k)
+
+    def kov(eg: Any) -> Any:                            # KOV15 Thm 3.3 at delta = 0
+        pk = exp(EK) / (1 + exp(EK))
+        return sum(binomial(kk, j) * pk ** (kk - j) * (1 - pk) ** j
+                   * max(mpf(0), 1 - exp(eg - (kk - 2 * j) * EK)) for j in range(kk + 1))
+
+    LK = log(1 / DK)
+    drv_k = kk * EK * (exp(EK) - 1) + EK * sqrt(2 * kk * LK)
+    tanh_k = kk * EK * tanh(EK / 2) + EK * sqrt(2 * kk * LK)
     vg = P["V"] + P["gamma"]                            # RSWR23 psi(V; gamma, delta)
     psi5 = sqrt(vg * log(vg / (P["gamma"] * d**2)))
     return {
@@ -124,6 +134,8 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "CKS20:Cor13-delta/gap-increasing": lambda: 2 * rho + 1 / (t * (1 + t)),
         "RSWR23:Thm5/printed-fails": lambda: q((psi5 - P["V"] / 2) / sqrt(P["V"])) - d,
         "LEC11:Ex1/valid-under-the-condition": lambda: d - q(z13),
+        "KOV15:Thm3.3<=RRUV16:Thm2.10": lambda: 1 - kov(drv_k) / DK,
+        "KOV15:Thm3.3<=LEC11:AdvComp": lambda: 1 - kov(tanh_k) / DK,
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
     }
@@ -133,6 +145,9 @@ ALIASES = {"delta_hat": "delta", "delta_prime": "delta", "delta_g": "delta"}
 #: The eps of the relation whose domain starts above W(2) = 0.8526, and the eps_i n of the
 #: one that starts above ln(1.1) = 0.0953.
 E2, EN = mpf("1.3"), mpf("0.099")
+#: The eps and delta of the exact-composition relations: where the exact delta has terms
+#: (j = 0, 1 at k = 9), and is not 0 as it is at the other relations' point.
+EK, DK = mpf("0.05"), mpf("0.3")
 
 
 @pytest.mark.parametrize("rid", sorted(relations()))
@@ -141,11 +156,14 @@ def test_margin_is_the_stated_quantity(rid: str) -> None:
     with mp.workdps(60):
         table = _expected()
         assert set(table) == set(relations())
-        args = {n: P[ALIASES.get(n, n)] for n in rel.names}
+        args = {n: int(P[ALIASES.get(n, n)]) if n in rel.integers else P[ALIASES.get(n, n)]
+                for n in rel.names}
         if "above-W(2)" in rid:
             args["eps"] = E2
         if "above-ln(1.1)" in rid:
             args["eps_n"] = EN
+        if rid.startswith("KOV15:"):
+            args = {**args, "eps": EK, "delta_hat" if "delta_hat" in args else "delta_prime": DK}
         for n, lo, hi in rel.domain:
             assert lo < fraction(str(args[n])) < hi, (rid, n)
         got, want = rel.margin(mp, **args), table[rid]()

@@ -48,8 +48,13 @@ def test_split_points_by_hand(lo: Fraction, hi: Fraction, geo: bool, want: Fract
 
 
 def test_the_centre_is_the_arithmetic_split_point_and_keeps_points() -> None:
-    assert _centre({"x": (Fraction(1), Fraction(100)), "y": (Fraction(3), Fraction(3))}) == \
-        {"x": (Fraction(52), Fraction(52)), "y": (Fraction(3), Fraction(3))}
+    rel = relation("two", statement="x + y > 0", kind="ordering", uses=(), source="",
+                   domain={"x": (1, 100), "y": (1, 10), "k": (1, 9)}, integers=("k",))(
+        lambda ctx, x, y, k: x + y)
+    box = {"x": (Fraction(1), Fraction(100)), "y": (Fraction(3), Fraction(3)),
+           "k": (Fraction(5, 2), Fraction(7, 2))}
+    assert _centre(rel, box) == {"x": (Fraction(52), Fraction(52)),
+                                 "y": (Fraction(3), Fraction(3)), "k": box["k"]}
 
 
 def test_signs_of_the_derivative_on_a_box() -> None:

@@ -2,7 +2,7 @@
 
 :class:`Balls` gives intervals with Arb-computed ends (C, rigorous error bounds) the interface
 the result formulas use (``mpf``, ``sqrt``, ``exp``, ``log``, ``expm1``, ``log1p``,
-``normal_sf``, ``fsum``, ``zero``, ``one``, ``e``, ``pi``, ``prec``), so that the same
+``normal_sf``, ``pos_part``, ``fsum``, ``zero``, ``one``, ``e``, ``pi``, ``prec``), so that the same
 formula runs in a library that shares no code with mpmath.  The proof checker
 (:mod:`reference.core.proofcheck`) re-verifies the prover's certificates with it, so that a
 bug of one library cannot both make and check a proof.
@@ -223,6 +223,16 @@ class Balls:
                                ((x.lo / root2).erfc() / 2).upper())
         finally:
             self.prec = old
+
+    def pos_part(self, x: object) -> ArbInterval:
+        """``max(x, 0)``, end by end (the ends are exact)."""
+        lo, hi = ends(self.mpf(x))
+        return self.mpf((max(lo, Fraction(0)), max(hi, Fraction(0))))
+
+    def unit_step(self, x: object) -> ArbInterval:
+        """The slopes of ``max(x, 0)`` on ``x``: 1, 0, or ``[0, 1]`` if ``x`` may be 0."""
+        lo, hi = ends(self.mpf(x))
+        return self.mpf(1 if lo > 0 else 0 if hi < 0 else (0, 1))
 
 
 @cache

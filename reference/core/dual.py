@@ -3,8 +3,8 @@
 :class:`DualContext` wraps a context whose numbers enclose exact values (mpmath's ``iv``,
 or the python-flint balls of :mod:`reference.core.balls`) and gives it the interface the
 result formulas use (``mpf``, ``sqrt``, ``fsum``, ``zero``, ``one``, ``e``, and ``exp``,
-``log``, ``expm1``, ``log1p`` through :mod:`reference.core.numeric`, and the normal tail
-``normal_sf`` of :mod:`reference.core.special`).  A formula evaluated on
+``log``, ``expm1``, ``log1p``, ``pos_part`` through :mod:`reference.core.numeric`, and the
+normal tail ``normal_sf`` of :mod:`reference.core.special`).  A formula evaluated on
 :meth:`DualContext.variables` returns a :class:`Dual`: an enclosure of its value and of
 each partial derivative over the whole box, so that a sign of a partial derivative proven
 on a box shows the formula monotone there (the prover of :mod:`reference.core.prover` uses
@@ -181,6 +181,32 @@ class DualContext:
         x = self.mpf(x)
         density = numeric.exp(self.base, -(x.v ** 2) / 2) / self.base.sqrt(2 * self.base.pi)
         return x._chain(special.normal_sf(self.base, x.v), -density)
+
+    def pos_part(self, x: object) -> Dual:
+        """``max(x, 0)``, with the slope ``[0, 1]`` where ``x`` may be 0 (see :func:`step`)."""
+        x = self.mpf(x)
+        return x._chain(numeric.pos_part(self.base, x.v), step(self.base, x.v))
+
+
+def step(base: Ctx, v: Number) -> Number:
+    """The slopes of ``max(x, 0)`` on ``v``: 1 where ``v > 0``, 0 where ``v < 0``, else the
+    interval ``[0, 1]``.  At the kink that is Clarke's generalized gradient, and forward
+    differentiation carrying such sets encloses the generalized gradient of the whole
+    (Lipschitz) formula; Lebourg's mean value theorem (``f(x) - f(c)`` is ``g . (x - c)``
+    for some ``g`` of that gradient on the segment) then keeps the prover's centred forms
+    and its monotone-variable rule sound across kinks.  A point context has no slope at 0.
+    """
+    own = getattr(type(base), "unit_step", None)
+    if own is not None:
+        return own(base, v)
+    e = numeric.endpoints(v)
+    if e.lo > 0:
+        return base.mpf(1)
+    if e.hi < 0:
+        return base.mpf(0)
+    if numeric.is_interval(base):
+        return base.mpf((0, 1))
+    raise ValueError("max(x, 0) has no derivative at x = 0")
 
 
 def value_of(x: Dual | MPF) -> MPF:

@@ -119,7 +119,11 @@ def is_interval(ctx: Ctx) -> bool:
 
 
 def pos_part(ctx: Ctx, x: MPF) -> MPF:
-    """``max(x, 0)``, rigorous in both contexts."""
+    """``max(x, 0)``, rigorous in both contexts (a context with its own ``pos_part``, the
+    prover's tracer, dual numbers and balls, gets the call passed on)."""
+    own = getattr(type(ctx), "pos_part", None)
+    if own is not None:
+        return own(ctx, x)
     if is_interval(ctx):
         lo, hi = x._mpi_
         zero = mpmath.libmp.fzero

@@ -3,13 +3,14 @@
 A certificate (:meth:`reference.core.prover.Proof.certificate`) is a tree: a node splits a
 box in two at an exact point of one variable's range, a leaf says how the margin is shown
 positive on its box (``plain``: its enclosure; ``fixed``: the named variables set to one
-end of their ranges, after their partial derivatives are shown to have the matching sign
-on the whole box).  :func:`check` re-walks the tree from the relation's *own* domain (so
-the leaves cover it by construction), checks that each split point lies strictly inside its
-range, and re-evaluates every leaf with :class:`~reference.core.balls.Balls` (Arb, a
-library that shares no code with mpmath's interval arithmetic that made the proof).  It
-shares no code with the prover: only the relation's formula and the derivative rules of
-:mod:`reference.core.dual`.
+end of their ranges, after their partial derivatives are shown to have the matching sign on
+the whole box).  A relation's integer variables are split at half-integers, and a leaf's box
+holds one value of each (the formula is evaluated there).  :func:`check` re-walks the tree
+from the relation's *own* domain (so the leaves cover it by construction), checks that each
+split point lies strictly inside its range, and re-evaluates every leaf with
+:class:`~reference.core.balls.Balls` (Arb, a library that shares no code with mpmath's
+interval arithmetic that made the proof).  It shares no code with the prover: only the
+relation's formula and the derivative rules of :mod:`reference.core.dual`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from reference.core.balls import Balls, balls, positive
 from reference.core.dual import DualContext
-from reference.core.relations import Box, Relation, text
+from reference.core.relations import Box, Relation, integer_point, text
 from reference.core.trace import evaluate, traced
 
 FORMAT = "dp-reference-proof/1"
@@ -37,13 +38,16 @@ def _ball(ctx: Balls, lo: Fraction, hi: Fraction) -> Any:
 
 def _margin(rel: Relation, ctx: Balls, box: dict[str, tuple[Fraction, Fraction]],
             dual: bool = False) -> Any:
-    values = [_ball(ctx, *box[n]) for n in rel.names]
+    ints = integer_point(rel, box)
+    if ints is None:
+        return None
+    values = [_ball(ctx, *box[n]) for n in rel.reals]
     c: Any = ctx
     if dual:
-        c = DualContext(ctx, rel.names)
+        c = DualContext(ctx, rel.reals)
         values = c.variables(values)
     try:
-        return evaluate(traced(rel), c, dict(zip(rel.names, values, strict=True)))
+        return evaluate(traced(rel, ints), c, dict(zip(rel.reals, values, strict=True)))
     except (ZeroDivisionError, ValueError):
         return None
 
@@ -52,17 +56,17 @@ def _centred(rel: Relation, ctx: Balls, box: dict[str, tuple[Fraction, Fraction]
              at: object, where: str) -> Any:
     """``m(c) + sum_v dm/dv(box) (x_v - c_v)``: encloses the margin on the box (mean value
     theorem) for any point ``c`` of the box."""
-    if not isinstance(at, dict) or set(at) != set(rel.names):
-        raise CertificateError(f"{where}: a centred leaf needs a point of every variable")
-    c = {n: Fraction(at[n]) for n in rel.names}
-    for n in rel.names:
+    if not isinstance(at, dict) or set(at) != set(rel.reals):
+        raise CertificateError(f"{where}: a centred leaf needs a point of every real variable")
+    c = {n: Fraction(at[n]) for n in rel.reals}
+    for n in rel.reals:
         if not box[n][0] <= c[n] <= box[n][1]:
             raise CertificateError(f"{where}: the centre {n}={c[n]} is outside {box[n]}")
     out = _margin(rel, ctx, box, dual=True)
-    total = _margin(rel, ctx, {n: (c[n], c[n]) for n in rel.names})
+    total = _margin(rel, ctx, {**box, **{n: (c[n], c[n]) for n in rel.reals}})
     if out is None or total is None:
         return None
-    for n, g in zip(rel.names, out.d, strict=True):
+    for n, g in zip(rel.reals, out.d, strict=True):
         lo, hi = box[n]
         if lo < hi:
             total = total + g * _ball(ctx, lo - c[n], hi - c[n])
@@ -78,10 +82,10 @@ def _leaf(rel: Relation, ctx: Balls, box: dict[str, tuple[Fraction, Fraction]],
         out = _margin(rel, ctx, box, dual=True)
         if out is None:
             raise CertificateError(f"{where}: derivatives undefined on the box")
-        grads = dict(zip(rel.names, out.d, strict=True))
+        grads = dict(zip(rel.reals, out.d, strict=True))
         reduced = dict(box)
         for name, end in fixed.items():
-            if name not in box or end not in ("lo", "hi"):
+            if name not in grads or end not in ("lo", "hi"):
                 raise CertificateError(f"{where}: bad fixed variable {name}={end}")
             g = grads[name]
             if not positive(g if end == "lo" else -g, strict=False):
@@ -129,6 +133,9 @@ def check(cert: dict[str, Any], rel: Relation, bits: int | None = None) -> int:
                                f"not the relation's {domain}")
     if cert.get("strict") is not rel.strict:
         raise CertificateError(f"{rel.id}: the certificate's strictness differs")
+    if cert.get("integers", []) != sorted(rel.integers):
+        raise CertificateError(f"{rel.id}: the certificate's integer variables "
+                               f"{cert.get('integers', [])} are not {sorted(rel.integers)}")
     if bits is None:
         stated = cert.get("bits")
         if not isinstance(stated, int) or isinstance(stated, bool) or stated < 2:

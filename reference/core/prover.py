@@ -40,7 +40,7 @@ from mpmath import iv, mp
 from reference.core.dual import DualContext
 from reference.core.numeric import endpoints, exact, precision, to_ctx, working
 from reference.core.proofcheck import CHECK_EXTRA_BITS, leaf_holds
-from reference.core.relations import Box, Relation, text
+from reference.core.relations import Box, Relation, integer_cut, integer_point, text
 from reference.core.trace import evaluate, traced
 
 FORMAT = "dp-reference-proof/1"
@@ -65,21 +65,24 @@ def _interval(lo: Fraction, hi: Fraction) -> Any:
 
 def _margin(rel: Relation, box: Box, ctx: Any = iv) -> Any:
     """The margin on ``box`` (``ctx``: ``iv``, or a :class:`DualContext` over it)."""
-    values = [_interval(*box[n]) for n in rel.names]
+    ints = integer_point(rel, box)
+    if ints is None:
+        return None     # a range of several integers: split
+    values = [_interval(*box[n]) for n in rel.reals]
     if isinstance(ctx, DualContext):
         values = ctx.variables(values)
     try:
-        return evaluate(traced(rel), ctx, dict(zip(rel.names, values, strict=True)))
+        return evaluate(traced(rel, ints), ctx, dict(zip(rel.reals, values, strict=True)))
     except (ZeroDivisionError, ValueError, mpmath.libmp.ComplexResult):
         return None     # undefined somewhere on the box: split
 
 
 def _signs(rel: Relation, box: Box) -> dict[str, str]:
     """Variables with a proven sign of their partial derivative on the box."""
-    out = _margin(rel, box, DualContext(iv, rel.names))
-    grads = [None] * len(rel.names) if out is None else [_ends(g) for g in out.d]
+    out = _margin(rel, box, DualContext(iv, rel.reals))
+    grads = [None] * len(rel.reals) if out is None else [_ends(g) for g in out.d]
     fixed: dict[str, str] = {}
-    for name, g in zip(rel.names, grads, strict=True):
+    for name, g in zip(rel.reals, grads, strict=True):
         if g is not None and box[name][0] < box[name][1]:
             if g[0] >= 0:
                 fixed[name] = "lo"
@@ -120,10 +123,11 @@ def split_point(lo: Fraction, hi: Fraction, geometric: bool) -> Fraction:
     return at if lo < at < hi else target
 
 
-def _centre(box: Box) -> dict[str, tuple[Fraction, Fraction]]:
-    """The box's centre (a short dyadic point of each range), as a box of points."""
-    return {n: (split_point(lo, hi, False),) * 2 if lo < hi else (lo, hi)
-            for n, (lo, hi) in box.items()}
+def _centre(rel: Relation, box: Box) -> dict[str, tuple[Fraction, Fraction]]:
+    """The box's centre (a short dyadic point of each real range), as a box of points (the
+    integer variables keep their ranges)."""
+    return {n: (split_point(lo, hi, False),) * 2 if lo < hi and n not in rel.integers
+            else (lo, hi) for n, (lo, hi) in box.items()}
 
 
 def centred(rel: Relation, box: Box, c: Box) -> Any:
@@ -131,11 +135,11 @@ def centred(rel: Relation, box: Box, c: Box) -> Any:
     it encloses the margin on the box, and its width shrinks with the square of the box's
     where the plain enclosure's shrinks only linearly (a difference of two results that
     share a term, the classic dependency problem of interval arithmetic)."""
-    out = _margin(rel, box, DualContext(iv, rel.names))
+    out = _margin(rel, box, DualContext(iv, rel.reals))
     total = _margin(rel, c)
     if out is None or total is None:
         return None
-    for name, g in zip(rel.names, out.d, strict=True):
+    for name, g in zip(rel.reals, out.d, strict=True):
         lo, hi = box[name]
         if lo < hi:
             total = total + g * _interval(lo - c[name][0], hi - c[name][0])
@@ -171,9 +175,9 @@ def _attempt(rel: Relation, box: Box) -> Attempt:
     small = reduce(box, fixed)
     if fixed and better(_margin(rel, small)) and confirmed({"leaf": "plain", "fixed": fixed}):
         return {"leaf": "plain", "fixed": fixed}, best, fixed
-    c = _centre(small)
-    if any(lo < hi for lo, hi in small.values()) and better(centred(rel, small, c)):
-        leaf: dict[str, Any] = {"leaf": "centred", "at": {n: text(v[0]) for n, v in c.items()}}
+    c = _centre(rel, small)
+    if any(small[n][0] < small[n][1] for n in rel.reals) and better(centred(rel, small, c)):
+        leaf: dict[str, Any] = {"leaf": "centred", "at": {n: text(c[n][0]) for n in rel.reals}}
         leaf = {**leaf, "fixed": fixed} if fixed else leaf
         if confirmed(leaf):
             return leaf, best, fixed
@@ -214,13 +218,16 @@ def _split(rel: Relation, box: Box, fixed: dict[str, str], bound: Fraction | Non
     repeated for ever while a wide variable keeps the enclosure loose.  A variable in
     which the margin is monotone on the box is not split (it is set to an end of its
     range), unless all are.  The halves' attempts are returned so that they are not
-    repeated."""
+    repeated.  An integer variable whose range holds several integers is split first, at a
+    half-integer (the formula is undefined until each holds one)."""
     best: tuple[Any, ...] | None = None
     options: list[tuple[Any, ...]] = []
-    free = [n for n in rel.names if box[n][0] < box[n][1]]
-    for name in [n for n in free if n not in fixed] or free:
+    several = sorted(n for n in rel.integers if math.ceil(box[n][0]) != math.floor(box[n][1]))
+    free = [n for n in rel.reals if box[n][0] < box[n][1]]
+    for name in several[:1] or [n for n in free if n not in fixed] or free:
         lo, hi = box[name]
-        cut = split_point(lo, hi, name in rel.log_scale)
+        geometric = name in rel.log_scale
+        cut = integer_cut(lo, hi, geometric) if several else split_point(lo, hi, geometric)
         left, right = dict(box), dict(box)
         left[name], right[name] = (lo, cut), (cut, hi)
         tries = [_attempt(rel, left), _attempt(rel, right)]
@@ -253,6 +260,7 @@ class Proof:
         rel = self.relation
         return {"format": FORMAT, "relation": rel.id, "statement": rel.statement,
                 "strict": rel.strict, "status": self.status,
+                **({"integers": sorted(rel.integers)} if rel.integers else {}),
                 "domain": {n: [text(lo), text(hi)] for n, lo, hi in rel.domain},
                 "evaluator": f"mpmath {mpmath.__version__} iv", "bits": self.bits,
                 "leaves": self.leaves, "seconds": round(self.seconds, 3), "tree": self.tree}
@@ -284,13 +292,14 @@ def prove(rel: Relation, time_limit: float = 60.0, max_leaves: int = 100_000) ->
                 node.update(leaf)
                 proof.leaves += 1
                 continue
-            centre = _centre(box)
+            centre = _centre(rel, box)
             at = _margin(rel, centre)
             e = None if at is None else _ends(at)
             if e is not None and (e[1] <= 0 if rel.strict else e[1] < 0):
                 proof.status, proof.tree = "refuted", {}
                 proof.counterexample = {
-                    "point": {n: text(v[0]) for n, v in centre.items()},
+                    "point": {n: text(v[0]) for n, v in centre.items()}
+                    | {n: str(i) for n, i in (integer_point(rel, centre) or {}).items()},
                     "margin": [text(e[0]), text(e[1])],
                     "box": {n: [text(lo), text(hi)] for n, (lo, hi) in box.items()}}
                 proof.seconds = time.monotonic() - start

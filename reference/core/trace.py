@@ -185,22 +185,29 @@ class Tracer:
     def normal_sf(self, x: Node) -> Node:
         return self.node("normal_sf", (self.lift(x),))
 
+    def pos_part(self, x: Node) -> Node:
+        return self.node("pos_part", (self.lift(x),))
 
-def trace(margin: Callable[..., Any], names: Sequence[str]) -> Node:
-    """The graph of ``margin(ctx, **variables)``, simplified (see :func:`simplify`)."""
+
+def trace(margin: Callable[..., Any], names: Sequence[str],
+          fixed: Mapping[str, int] | None = None) -> Node:
+    """The graph of ``margin(ctx, **variables, **fixed)``, simplified (see :func:`simplify`);
+    ``fixed`` are integers passed as they are (a relation's ``integers`` at one value)."""
     g = Tracer()
-    out = margin(g, **{n: g.var(n) for n in names})
+    out = margin(g, **{n: g.var(n) for n in names}, **(fixed or {}))
     return simplify(g.lift(out))
 
 
-_TRACED: dict[int, tuple[Any, Node]] = {}
+_TRACED: dict[tuple[int, tuple[tuple[str, int], ...]], tuple[Any, Node]] = {}
 
 
-def traced(rel: Any) -> Node:
-    """The simplified graph of a relation's margin (traced once per relation object)."""
-    hit = _TRACED.get(id(rel))
+def traced(rel: Any, ints: Mapping[str, int] | None = None) -> Node:
+    """The simplified graph of a relation's margin, its ``integers`` set to ``ints`` (traced
+    once per relation object and integer values)."""
+    key = (id(rel), tuple(sorted((ints or {}).items())))
+    hit = _TRACED.get(key)
     if hit is None or hit[0] is not rel:
-        hit = _TRACED[id(rel)] = (rel, trace(rel.margin, rel.names))
+        hit = _TRACED[key] = (rel, trace(rel.margin, rel.reals, ints))
     return hit[1]
 
 
@@ -288,7 +295,7 @@ def evaluate(node: Node, ctx: Any, env: Mapping[str, Any]) -> Any:
             out = ctx.pi
         elif op == "normal_sf":
             out = special.normal_sf(ctx, a[0])
-        else:   # exp, expm1, log, log1p: the rigorous versions of reference.core.numeric
+        else:   # exp, expm1, log, log1p, pos_part: reference.core.numeric's rigorous ones
             out = getattr(numeric, op)(ctx, a[0])
         memo[id(n)] = out
         return out

@@ -3,7 +3,8 @@
 Each is a :class:`~reference.core.relations.Relation` whose margin is written with the
 results' own formulas (``.core``); ``python -m reference prove`` proves them and
 ``python -m reference check`` re-verifies the shipped certificates.  ``k`` ranges over
-reals (the formulas extend to real ``k``), so each holds for the integers in its range.
+reals in the bounds (the formulas extend to real ``k``), so each holds for the integers in
+its range; against the exact composition (a sum over ``k``) it is an integer of the proof.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.relations import partial, relation
+from reference.results.composition.kov15 import pure_delta_formula
 from reference.results.composition.lec11 import advanced_composition_tanh
 from reference.results.composition.rruv16 import advanced_composition
 
@@ -104,3 +106,42 @@ def tanh_increasing_k(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
                "-eps sqrt(2k) / (2 delta' sqrt(log(1/delta'))) is negative for eps > 0.")
 def tanh_decreasing_slack(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
     return -partial(ctx, _tanh, "delta_hat", eps=eps, k=k, delta_hat=delta_prime)
+
+
+#: The exact composition is a sum of about k/2 terms, so k is an integer of the proof (each
+#: value proved on its own, in a number of boxes that grows with k: k <= 10 takes 30-40 s).
+_EXACT_K = 10
+_EXACT_DOMAIN = {"eps": ("1e-6", "10"), "k": (1, _EXACT_K)}
+_EXACT_CUT = ("eps < 1e-6: every term of the exact delta is at most its weight times its gap "
+              "(k - 2j) eps - eps_g <= k eps and the weights sum to at most 1, so delta_opt <= "
+              "k eps < 1e-5; a term is nonzero only where k - 2j > eps_g/eps >= sqrt(2k "
+              "log(1/delta)), so only for delta > e^(-k/2) >= e^-5 > 1e-5.  eps > 10: eps_g >= "
+              "k eps (tanh 5 > 1 - 10^-4 and sqrt(2k log 2) > 10^-3 k for k <= 10) is the "
+              "largest privacy loss, where delta_opt = 0.  delta < 1e-15: sqrt(2k log(1/delta)) "
+              "> k for k <= 10, the same.  Not proved here: k > 10 (the cost grows with k) and "
+              "delta > 1/2; both are what the theorems state (the bound is valid, KOV15's "
+              "delta the least).")
+
+
+@relation("KOV15:Thm3.3<=RRUV16:Thm2.10", kind="ordering",
+          statement="optimal composition of k eps-DP mechanisms is below the "
+                    "Dwork–Rothblum–Vadhan bound: at its eps_g the exact delta is below "
+                    "delta_hat (k = 1, ..., 10)",
+          uses=("KOV15:Thm3.3-delta", "RRUV16:Thm2.10"),
+          source="KOV15 Theorem 3.3 and RRUV16 Theorem 2.10 (Dwork, Rothblum, Vadhan 2010)",
+          domain={**_EXACT_DOMAIN, "delta_hat": ("1e-15", "1/2")}, integers=("k",),
+          log_scale=("eps", "delta_hat"), cuts=_EXACT_CUT)
+def optimal_below_drv(ctx: Any, eps: Any, k: int, delta_hat: Any) -> Any:
+    return 1 - pure_delta_formula(ctx, eps, k, _drv(ctx, eps, k, delta_hat)) / delta_hat
+
+
+@relation("KOV15:Thm3.3<=LEC11:AdvComp", kind="ordering",
+          statement="optimal composition of k eps-DP mechanisms is below the tanh form of "
+                    "advanced composition: at its eps_g the exact delta is below delta' "
+                    "(k = 1, ..., 10)",
+          uses=("KOV15:Thm3.3-delta", "LEC11:AdvComp"),
+          source="KOV15 Theorem 3.3 and the lecture notes N5/N22",
+          domain={**_EXACT_DOMAIN, "delta_prime": ("1e-15", "1/2")}, integers=("k",),
+          log_scale=("eps", "delta_prime"), cuts=_EXACT_CUT)
+def optimal_below_tanh(ctx: Any, eps: Any, k: int, delta_prime: Any) -> Any:
+    return 1 - pure_delta_formula(ctx, eps, k, _tanh(ctx, eps, k, delta_prime)) / delta_prime

@@ -1,0 +1,169 @@
+"""``max(x, 0)`` in the prover's contexts: the tracer records it as a node, the arb balls and
+``iv`` take it end by end, and the dual numbers carry its slopes (1, 0, or ``[0, 1]`` where
+``x`` may be 0: the generalized gradient, which keeps the mean value form sound across the
+kink).  Expected values are exact rationals worked out here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import flint
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from reference.core import numeric
+from reference.core.balls import balls
+from reference.core.dual import DualContext, step
+from reference.core.proofcheck import _centred as checker_centred
+from reference.core.prover import _ends, centred, prove
+from reference.core.relations import relation
+from reference.core.trace import Tracer, evaluate, trace
+
+B = balls()
+TWO = Fraction(2)
+#: Dyadic ends (exact in every context), from subnormal-small to huge, both signs and 0.
+DYADIC = st.one_of(st.integers(-2**60, 2**60).map(lambda n: Fraction(n, 2**30)),
+                   st.integers(1, 1000).map(lambda k: TWO**-k),
+                   st.integers(1, 1000).map(lambda k: -(TWO**-k)),
+                   st.integers(1, 1000).map(lambda k: TWO**k),
+                   st.integers(1, 1000).map(lambda k: -(TWO**k)), st.just(Fraction(0)))
+
+
+@pytest.fixture(autouse=True)
+def _restore_precisions() -> Iterator[None]:
+    old = iv.prec, mp.prec, flint.ctx.prec
+    yield
+    iv.prec, mp.prec, flint.ctx.prec = old
+
+
+def _ends_of(ctx: Any, x: Any) -> tuple[Fraction, Fraction]:
+    if ctx is B:
+        from reference.core.balls import ends
+        return ends(x)
+    got = _ends(x)
+    assert got is not None
+    return got
+
+
+def _interval(ctx: Any, a: Fraction, b: Fraction) -> Any:
+    if ctx is B:
+        return B.mpf((a, b))
+    return iv.mpf((numeric.to_ctx(iv, a), numeric.to_ctx(iv, b)))
+
+
+@pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
+@given(a=DYADIC, b=DYADIC)
+@example(a=Fraction(-1), b=Fraction(0))
+@example(a=Fraction(0), b=Fraction(0))
+def test_pos_part_of_an_interval_is_exact_end_by_end(ctx: Any, a: Fraction, b: Fraction) -> None:
+    a, b = sorted((a, b))
+    ctx.prec = 2100      # every drawn end is exact at this precision
+    got = _ends_of(ctx, numeric.pos_part(ctx, _interval(ctx, a, b)))
+    assert got == (max(a, Fraction(0)), max(b, Fraction(0)))
+
+
+@given(x=DYADIC)
+def test_pos_part_of_a_point_in_mp(x: Fraction) -> None:
+    mp.prec = 2100
+    got = numeric.pos_part(mp, numeric.to_ctx(mp, x))
+    assert numeric.exact(got, "x", "test") == max(x, Fraction(0))
+
+
+@pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
+@given(a=DYADIC, b=DYADIC, c=st.integers(-5, 5))
+def test_the_slope_is_one_zero_or_the_hull(ctx: Any, a: Fraction, b: Fraction, c: int) -> None:
+    """d/dx max(c x, 0) on [a, b]: c where c x > 0 throughout, 0 where c x < 0 throughout,
+    otherwise the hull of 0 and c (the chain rule times the step's [0, 1])."""
+    a, b = sorted((a, b))
+    ctx.prec = 2100
+    dc = DualContext(ctx, ("x",))
+    (x,) = dc.variables([_interval(ctx, a, b)])
+    got = _ends_of(ctx, dc.pos_part(c * x).d[0])
+    lo, hi = sorted((c * a, c * b))
+    if lo > 0:
+        want = (Fraction(c), Fraction(c))
+    elif hi < 0:
+        want = (Fraction(0), Fraction(0))
+    else:
+        want = (min(Fraction(0), Fraction(c)), max(Fraction(0), Fraction(c)))
+    assert got == want
+
+
+def test_a_point_context_has_no_slope_at_the_kink() -> None:
+    assert step(mp, mp.mpf(3)) == 1 and step(mp, mp.mpf(-3)) == 0
+    assert step(mp, mp.mpf("1e-300")) == 1 and step(mp, mp.mpf("-1e-300")) == 0
+    with pytest.raises(ValueError, match="no derivative at x = 0"):
+        step(mp, mp.mpf(0))
+
+
+def test_the_tracer_records_a_node_and_every_context_evaluates_it() -> None:
+    """|x - 1| written as max(x - 1, 0) + max(1 - x, 0): by hand at dyadic points."""
+    graph = trace(lambda ctx, x: numeric.pos_part(ctx, x - 1) + numeric.pos_part(ctx, 1 - x),
+                  ["x"])
+    g = Tracer()
+    assert numeric.pos_part(g, g.var("x")).op == "pos_part"
+    iv.prec = B.prec = mp.prec = 300
+    for q in (Fraction(-3, 4), Fraction(1), Fraction(5, 2), TWO**-200):
+        want = abs(q - 1)
+        assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, q, q)})) == (want, want)
+        assert _ends_of(B, evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
+        got = evaluate(graph, mp, {"x": numeric.to_ctx(mp, q)})
+        assert numeric.exact(got, "x", "test") == want
+
+
+def _kinked(ctx: Any, x: Any, y: Any) -> Any:
+    """Two kinks and a product: max(x y - 1/3, 0) - 2 max(y - x, 0) + x/5."""
+    third = ctx.mpf(1) / 3
+    return numeric.pos_part(ctx, x * y - third) - 2 * numeric.pos_part(ctx, y - x) + x / 5
+
+
+KINKED = relation("TEST:kinked", statement="a formula with kinks", kind="ordering", uses=(),
+                  source="test", domain={"x": (-2, 2), "y": (-2, 2)})(_kinked)
+
+
+def _exact_kinked(x: Fraction, y: Fraction) -> Fraction:
+    return max(x * y - Fraction(1, 3), Fraction(0)) - 2 * max(y - x, Fraction(0)) + x / 5
+
+
+@given(st.lists(st.fractions(-2, 2, max_denominator=64), min_size=6, max_size=6))
+@example([Fraction(-1), Fraction(1), Fraction(-1), Fraction(1), Fraction(0), Fraction(0)])
+def test_the_centred_forms_enclose_the_margin_across_kinks(p: list[Fraction]) -> None:
+    """The prover's centred form (iv) and the checker's (balls) at any centre of any box
+    contain the exact value at the box's corners and at the drawn point: with a slope of
+    1 or 0 taken at the kink instead of [0, 1] they would not (x in [-1, 1], y = 1)."""
+    x0, x1, y0, y1, u, v = p
+    box = {"x": tuple(sorted((x0, x1))), "y": tuple(sorted((y0, y1)))}
+    c = {n: ((lo + hi) / 2,) * 2 for n, (lo, hi) in box.items()}
+    at = {n: str(c[n][0]) for n in c}
+    with mp.workprec(100), numeric.working(iv):
+        iv.prec = 100
+        encl = [_ends_of(iv, centred(KINKED, box, c))]
+    B.prec = 100
+    encl.append(_ends_of(B, checker_centred(KINKED, B, dict(box), at, "/")))
+    points = [(box["x"][i], box["y"][j]) for i in (0, 1) for j in (0, 1)]
+    points.append((min(max(u, box["x"][0]), box["x"][1]), min(max(v, box["y"][0]), box["y"][1])))
+    for lo, hi in encl:
+        for x, y in points:
+            assert lo <= _exact_kinked(x, y) <= hi, (box, x, y, lo, hi)
+
+
+def test_a_kink_is_proved_over_by_its_slopes() -> None:
+    """max(x, 0) - x >= 0 on [-1, 1]: the slope step - 1 is in [-1, 0] on the whole box, so
+    x is set to 1, where the margin is 0: one leaf, no split."""
+    rel = relation("TEST:relu", statement="max(x, 0) >= x", kind="ordering", uses=(),
+                   source="test", domain={"x": (-1, 1)}, strict=False)(
+        lambda ctx, x: numeric.pos_part(ctx, x) - x)
+    proof = prove(rel, time_limit=30)
+    assert proof.status == "proved" and proof.leaves == 1
+    assert proof.tree.get("fixed") == {"x": "hi"}
+    wrong = relation("TEST:relu-wrong", statement="max(x, 0) > x", kind="ordering", uses=(),
+                     source="test", domain={"x": (-1, 1)})(
+        lambda ctx, x: numeric.pos_part(ctx, x) - x)
+    refuted = prove(wrong, time_limit=30)
+    assert refuted.status == "refuted"
+    assert refuted.counterexample is not None
+    assert Fraction(refuted.counterexample["point"]["x"]) >= 0
