@@ -21,7 +21,7 @@ P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
      "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05"), "s": mpf("0.5"),
-     "L": mpf(5), "V": mpf(400), "gamma": mpf(1)}
+     "L": mpf(5), "V": mpf(400), "gamma": mpf(1), "eps_g": mpf("1.5")}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -135,6 +135,10 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RSWR23:Thm5/printed-fails": lambda: q((psi5 - P["V"] / 2) / sqrt(P["V"])) - d,
         "LEC11:Ex1/valid-under-the-condition": lambda: d - q(z13),
         "KOV15:Thm3.3<=RRUV16:Thm2.10": lambda: 1 - kov(drv_k) / DK,
+        # at eps = 0.7, eps_g = 1.5 the terms j = 0..3 have gaps (9 - 2j) 0.7 - 1.5 > 0
+        "KOV15:Thm3.3-delta/nonincreasing-eps_g": lambda: sum(
+            binomial(kk, j) * pp ** (kk - j) * qq**j * exp(P["eps_g"] - (kk - 2 * j) * ep)
+            for j in range(4)),
         "KOV15:Thm3.3<=LEC11:AdvComp": lambda: 1 - kov(tanh_k) / DK,
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
@@ -162,7 +166,7 @@ def test_margin_is_the_stated_quantity(rid: str) -> None:
             args["eps"] = E2
         if "above-ln(1.1)" in rid:
             args["eps_n"] = EN
-        if rid.startswith("KOV15:"):
+        if rid.startswith("KOV15:Thm3.3<="):
             args = {**args, "eps": EK, "delta_hat" if "delta_hat" in args else "delta_prime": DK}
         for n, lo, hi in rel.domain:
             assert lo < fraction(str(args[n])) < hi, (rid, n)

@@ -32,8 +32,9 @@ NOT_PROVED = [
     ("The inverses' defining equations (forward(inverse(x)) = x)",
      "the margin is exactly 0, which no box enclosure shows >= 0. What makes the root "
      "unique is proved where it is a closed form (RSWR23:Lem2.3 in rho, the budget in eps and "
-     "delta, the mixture boundary in t for WRWR22:Cor3.7-Gamma, CKS20's two order gaps in t), "
-     "and each returned value is certified at its point."),
+     "delta, the mixture boundary in t for WRWR22:Cor3.7-Gamma, CKS20's two order gaps in t, "
+     "KOV15's exact delta in eps_g for k <= 200), and each returned value is certified at "
+     "its point."),
     ("Exact composition (KOV15:Thm3.3) against the advanced-composition bounds for k > 10, "
      "and the heterogeneous exact composition (MV16:Thm1.5)",
      "KOV15 is a sum of about k/2 terms, so k is an integer of the proof and each value is "

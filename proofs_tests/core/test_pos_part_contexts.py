@@ -20,7 +20,7 @@ from reference.core.balls import balls
 from reference.core.dual import DualContext, step
 from reference.core.proofcheck import _centred as checker_centred
 from reference.core.prover import _ends, centred, prove
-from reference.core.relations import relation
+from reference.core.relations import partial, relation
 from reference.core.trace import Tracer, evaluate, trace
 
 B = balls()
@@ -167,3 +167,79 @@ def test_a_kink_is_proved_over_by_its_slopes() -> None:
     assert refuted.status == "refuted"
     assert refuted.counterexample is not None
     assert Fraction(refuted.counterexample["point"]["x"]) >= 0
+
+
+def _slope_margin(ctx: Any, x: Any) -> Any:
+    """d/dx max(x^2 - 1, 0) = 2x where |x| > 1, 0 where |x| < 1: a margin that is itself a
+    derivative, so its graph holds the slope of max as a node."""
+    return partial(ctx, lambda c, x: numeric.pos_part(c, x * x - 1), "x", x=x)
+
+
+def test_a_derivative_of_max_traces_its_slope_as_a_node() -> None:
+    graph = trace(_slope_margin, ["x"])
+    ops: set[str] = set()
+    stack = [graph]
+    while stack:
+        n = stack.pop()
+        ops.add(n.op)
+        stack.extend(n.args)
+    assert "unit_step" in ops and "pos_part" not in ops    # the slope, not the value
+    iv.prec = B.prec = mp.prec = 100
+    for q, want in ((Fraction(2), Fraction(4)), (Fraction(1, 2), Fraction(0)),
+                    (Fraction(-3), Fraction(-6)), (Fraction(-1, 3), Fraction(0))):
+        assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, q, q)})) == (want, want)
+        assert _ends_of(B, evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
+        got = evaluate(graph, mp, {"x": numeric.to_ctx(mp, q)})
+        assert numeric.exact(got, "x", "test") == want
+    # across the kink x = 1 the slope is [0, 1], times 2x in [0, 4]
+    assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, Fraction(0), TWO)})) == \
+        (Fraction(0), Fraction(4))
+    assert _ends_of(B, evaluate(graph, B, {"x": B.mpf((0, 2))})) == (Fraction(0), Fraction(4))
+
+
+@pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
+def test_the_slope_of_max_has_derivative_zero_off_the_kink_and_none_on_it(ctx: Any) -> None:
+    """The slope of max(x^2 - 1, 0) times 2x, differentiated again: 2 where |x| > 1
+    (slope 1, constant), 0 where |x| < 1; a box across the kink (where the slope jumps)
+    has no derivative: ValueError, which the prover and checker read as 'split'."""
+    graph = trace(_slope_margin, ["x"])
+    ctx.prec = 100
+    dc = DualContext(ctx, ("x",))
+    for (a, b), want in (((Fraction(3, 2), TWO), Fraction(2)), ((Fraction(-1, 2), Fraction(1, 2)),
+                                                              Fraction(0))):
+        (x,) = dc.variables([_interval(ctx, a, b)])
+        assert _ends_of(ctx, evaluate(graph, dc, {"x": x}).d[0]) == (want, want)
+    (x,) = dc.variables([_interval(ctx, Fraction(1, 2), TWO)])
+    with pytest.raises(ValueError, match="jumps"):
+        evaluate(graph, dc, {"x": x})
+    one = dc.unit_step(dc.mpf(3))
+    assert _ends_of(ctx, one.v) == (1, 1) and _ends_of(ctx, one.d[0]) == (0, 0)
+    zero = dc.unit_step(dc.mpf(-3))
+    assert _ends_of(ctx, zero.v) == (0, 0) and _ends_of(ctx, zero.d[0]) == (0, 0)
+
+
+@pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
+def test_the_slope_of_expm1_keeps_its_sign_far_left(ctx: Any) -> None:
+    """d/dx expm1(x) = e^x: at x in [-100, -90] it is in [e^-100, e^-90] > 0; formed as
+    expm1(x) + 1 it cancelled to an enclosure reaching below 0 at 100 bits."""
+    ctx.prec = 100
+    dc = DualContext(ctx, ("x",))
+    (x,) = dc.variables([_interval(ctx, Fraction(-100), Fraction(-90))])
+    lo, hi = _ends_of(ctx, dc.expm1(x).d[0])
+    with mp.workprec(200):
+        assert numeric.exact(mp.exp(-101), "x", "t") < lo <= \
+            numeric.exact(mp.exp(-100), "x", "t")
+        assert numeric.exact(mp.exp(-90), "x", "t") <= hi < numeric.exact(mp.exp(-89), "x", "t")
+
+
+def test_a_sum_of_thousands_of_terms_traces_and_evaluates() -> None:
+    """A chain of 3000 additions (a sum over k, as the exact composition's) is simplified
+    and evaluated without recursion: sum_j e^(x/j) at x = 1 against mpmath directly."""
+    n = 3000
+    graph = trace(lambda ctx, x: ctx.fsum(numeric.exp(ctx, x / j) for j in range(1, n + 1)),
+                  ["x"])
+    iv.prec = 120
+    lo, hi = _ends_of(iv, evaluate(graph, iv, {"x": iv.mpf(1)}))
+    with mp.workprec(200):
+        want = numeric.exact(mp.fsum(mp.exp(mp.mpf(1) / j) for j in range(1, n + 1)), "s", "t")
+    assert lo <= want <= hi and hi - lo < want * TWO**-90

@@ -229,10 +229,11 @@ class Balls:
         lo, hi = ends(self.mpf(x))
         return self.mpf((max(lo, Fraction(0)), max(hi, Fraction(0))))
 
-    def unit_step(self, x: object) -> ArbInterval:
-        """The slopes of ``max(x, 0)`` on ``x``: 1, 0, or ``[0, 1]`` if ``x`` may be 0."""
+    def definite_sign(self, x: object) -> int | None:
+        """1 if ``x > 0`` throughout, -1 if ``x < 0`` throughout, else ``None`` (the slope of
+        ``max(x, 0)``, :func:`reference.core.dual.step`, is decided by it)."""
         lo, hi = ends(self.mpf(x))
-        return self.mpf(1 if lo > 0 else 0 if hi < 0 else (0, 1))
+        return 1 if lo > 0 else -1 if hi < 0 else None
 
 
 @cache

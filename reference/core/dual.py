@@ -165,8 +165,8 @@ class DualContext:
 
     def expm1(self, x: object) -> Dual:
         x = self.mpf(x)
-        value = numeric.expm1(self.base, x.v)
-        return x._chain(value, value + 1)
+        # the slope is e^x itself: value + 1 would cancel to a sign-less enclosure for x << 0
+        return x._chain(numeric.expm1(self.base, x.v), numeric.exp(self.base, x.v))
 
     def log(self, x: object) -> Dual:
         x = self.mpf(x)
@@ -187,6 +187,24 @@ class DualContext:
         x = self.mpf(x)
         return x._chain(numeric.pos_part(self.base, x.v), step(self.base, x.v))
 
+    def unit_step(self, x: object) -> Dual:
+        """The slope of ``max(x, 0)`` (a margin that is itself a derivative): constant, so
+        of derivative 0, where ``x`` has a sign; ``ValueError`` where it may be 0, since the
+        slope jumps there and no derivative bounds it."""
+        x = self.mpf(x)
+        if sign(self.base, x.v) is None:
+            raise ValueError("the slope of max(x, 0) jumps on the box: it has no derivative")
+        return self.const(step(self.base, x.v))
+
+
+def sign(base: Ctx, v: Number) -> int | None:
+    """1 if ``v > 0`` throughout, -1 if ``v < 0`` throughout, else ``None`` (it may be 0)."""
+    own = getattr(type(base), "definite_sign", None)
+    if own is not None:
+        return own(base, v)  # type: ignore[no-any-return]
+    e = numeric.endpoints(v)
+    return 1 if e.lo > 0 else -1 if e.hi < 0 else None
+
 
 def step(base: Ctx, v: Number) -> Number:
     """The slopes of ``max(x, 0)`` on ``v``: 1 where ``v > 0``, 0 where ``v < 0``, else the
@@ -195,16 +213,15 @@ def step(base: Ctx, v: Number) -> Number:
     (Lipschitz) formula; Lebourg's mean value theorem (``f(x) - f(c)`` is ``g . (x - c)``
     for some ``g`` of that gradient on the segment) then keeps the prover's centred forms
     and its monotone-variable rule sound across kinks.  A point context has no slope at 0.
+    Dual numbers pass the call on (:meth:`DualContext.unit_step`).
     """
     own = getattr(type(base), "unit_step", None)
     if own is not None:
         return own(base, v)
-    e = numeric.endpoints(v)
-    if e.lo > 0:
-        return base.mpf(1)
-    if e.hi < 0:
-        return base.mpf(0)
-    if numeric.is_interval(base):
+    s = sign(base, v)
+    if s is not None:
+        return base.mpf(1 if s > 0 else 0)
+    if numeric.is_interval(base) or hasattr(type(base), "definite_sign"):
         return base.mpf((0, 1))
     raise ValueError("max(x, 0) has no derivative at x = 0")
 

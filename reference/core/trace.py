@@ -24,7 +24,7 @@ from typing import Any
 
 import mpmath
 
-from reference.core import numeric, special
+from reference.core import dual, numeric, special
 
 
 class Node:
@@ -188,6 +188,10 @@ class Tracer:
     def pos_part(self, x: Node) -> Node:
         return self.node("pos_part", (self.lift(x),))
 
+    def unit_step(self, x: Node) -> Node:
+        """The slope of ``max(x, 0)`` (in a derivative's formula): a node."""
+        return self.node("unit_step", (self.lift(x),))
+
 
 def trace(margin: Callable[..., Any], names: Sequence[str],
           fixed: Mapping[str, int] | None = None) -> Node:
@@ -214,30 +218,54 @@ def traced(rel: Any, ints: Mapping[str, int] | None = None) -> Node:
 Terms = tuple[Fraction, dict[int, tuple[Node, Fraction]]]
 
 
-def _terms(node: Node, memo: dict[int, Terms]) -> Terms:
-    """``node`` as ``constant + sum coefficient * term`` (each node expanded once: a sum
-    reused inside a formula would otherwise be expanded once per use, exponentially)."""
-    got = memo.get(id(node))
-    if got is not None:
-        return got
+def _terms(root: Node, memo: dict[int, Terms]) -> Terms:
+    """``root`` as ``constant + sum coefficient * term`` (each node expanded once: a sum
+    reused inside a formula would otherwise be expanded once per use, exponentially), in an
+    order found without recursion (a sum of a thousand terms is a chain that deep)."""
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if id(node) in memo:
+            stack.pop()
+            continue
+        waiting = [x for x in _linear_args(node) if id(x) not in memo]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        memo[id(node)] = _expand(node, memo)
+    return memo[id(root)]
+
+
+def _linear_args(node: Node) -> list[Node]:
+    """The arguments ``node`` is a linear combination of (none if it is a term itself)."""
     op, args = node.op, node.args
-    out: Terms
+    if op in ("add", "sub"):
+        return [args[0], args[1]]
+    if op == "mul" and args[0].op == "const":
+        return [args[1]]
+    if op == "neg" or (op == "mul" and args[1].op == "const") or (
+            op == "div" and args[1].op == "const" and args[1].value != 0):
+        return [args[0]]
+    return []
+
+
+def _expand(node: Node, memo: dict[int, Terms]) -> Terms:
+    """``node``'s terms from its linear arguments' (already in ``memo``)."""
+    op, args = node.op, node.args
     if op == "const":
-        out = (Fraction(node.value), {})
-    elif op in ("add", "sub"):
-        out = _combine(_terms(args[0], memo), _terms(args[1], memo), 1 if op == "add" else -1)
-    elif op == "neg":
-        out = _scale(_terms(args[0], memo), Fraction(-1))
-    elif op == "mul" and args[0].op == "const":
-        out = _scale(_terms(args[1], memo), Fraction(args[0].value))
-    elif op == "mul" and args[1].op == "const":
-        out = _scale(_terms(args[0], memo), Fraction(args[1].value))
-    elif op == "div" and args[1].op == "const" and args[1].value != 0:
-        out = _scale(_terms(args[0], memo), 1 / Fraction(args[1].value))
-    else:
-        out = (Fraction(0), {id(node): (node, Fraction(1))})
-    memo[id(node)] = out
-    return out
+        return Fraction(node.value), {}
+    if op in ("add", "sub"):
+        return _combine(memo[id(args[0])], memo[id(args[1])], 1 if op == "add" else -1)
+    if op == "neg":
+        return _scale(memo[id(args[0])], Fraction(-1))
+    if op == "mul" and args[0].op == "const":
+        return _scale(memo[id(args[1])], Fraction(args[0].value))
+    if op == "mul" and args[1].op == "const":
+        return _scale(memo[id(args[0])], Fraction(args[1].value))
+    if op == "div" and args[1].op == "const" and args[1].value != 0:
+        return _scale(memo[id(args[0])], 1 / Fraction(args[1].value))
+    return Fraction(0), {id(node): (node, Fraction(1))}
 
 
 def _scale(t: Terms, c: Fraction) -> Terms:
@@ -267,37 +295,48 @@ def simplify(node: Node) -> Node:
 
 
 def evaluate(node: Node, ctx: Any, env: Mapping[str, Any]) -> Any:
-    """The graph's value in ``ctx`` with the variables set to ``env``; each node once."""
+    """The graph's value in ``ctx`` with the variables set to ``env``; each node once, in
+    an order found without recursion (a sum of a thousand terms is a chain that deep)."""
     memo: dict[int, Any] = {}
+    stack = [node]
+    while stack:
+        n = stack[-1]
+        if id(n) in memo:
+            stack.pop()
+            continue
+        waiting = [x for x in n.args if id(x) not in memo]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        memo[id(n)] = _apply(n, [memo[id(x)] for x in n.args], ctx, env)
+    return memo[id(node)]
 
-    def value(n: Node) -> Any:
-        got = memo.get(id(n))
-        if got is not None:
-            return got
-        op, a = n.op, [value(x) for x in n.args]
-        if op == "const":
-            out = numeric.to_ctx(ctx, n.value)
-        elif op == "var":
-            out = env[n.value]
-        elif op == "add":
-            out = a[0] + a[1]
-        elif op == "sub":
-            out = a[0] - a[1]
-        elif op == "mul":
-            out = a[0] * a[1]
-        elif op == "div":
-            out = a[0] / a[1]
-        elif op == "neg":
-            out = -a[0]
-        elif op == "sqrt":
-            out = ctx.sqrt(a[0])
-        elif op == "pi":
-            out = ctx.pi
-        elif op == "normal_sf":
-            out = special.normal_sf(ctx, a[0])
-        else:   # exp, expm1, log, log1p, pos_part: reference.core.numeric's rigorous ones
-            out = getattr(numeric, op)(ctx, a[0])
-        memo[id(n)] = out
-        return out
 
-    return value(node)
+def _apply(n: Node, a: list[Any], ctx: Any, env: Mapping[str, Any]) -> Any:
+    """One node's operation on its arguments' values ``a``."""
+    op = n.op
+    if op == "const":
+        return numeric.to_ctx(ctx, n.value)
+    if op == "var":
+        return env[n.value]
+    if op == "add":
+        return a[0] + a[1]
+    if op == "sub":
+        return a[0] - a[1]
+    if op == "mul":
+        return a[0] * a[1]
+    if op == "div":
+        return a[0] / a[1]
+    if op == "neg":
+        return -a[0]
+    if op == "sqrt":
+        return ctx.sqrt(a[0])
+    if op == "pi":
+        return ctx.pi
+    if op == "normal_sf":
+        return special.normal_sf(ctx, a[0])
+    if op == "unit_step":
+        return dual.step(ctx, a[0])
+    # exp, expm1, log, log1p, pos_part: reference.core.numeric's rigorous ones
+    return getattr(numeric, op)(ctx, a[0])
