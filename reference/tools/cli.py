@@ -244,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="folder for the certificates (default: the "
                    "package's own)")
     p.add_argument("--time-limit", type=float, default=300.0,
-                   help="seconds per relation (the slowest shipped proof takes about 70 s)")
+                   help="seconds per relation (the slowest shipped proof takes about 80 s)")
     p.add_argument("--list", action="store_true", help="list the relations, prove nothing")
     p.set_defaults(func=_prove)
     p = sub.add_parser("check", help="re-verify proof certificates with python-flint")
