@@ -169,17 +169,6 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF,
         return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
 
 
-def pure_delta_formula(ctx: Ctx, eps: MPF, k: int, eps_g: MPF) -> MPF:
-    """Kairouz–Oh–Viswanath (2015) Theorem 3.3 at ``delta = 0`` as written, term by term:
-    ``sum_{j < k/2} C(k,j) p^(k-j) (1-p)^j [1 - e^(eps_g - (k-2j) eps)]_+`` with ``p^(k-j)
-    (1-p)^j = e^(-j eps) / (1 + e^-eps)^k``, no guard bits and no branch (the form the
-    relations of the prover trace; the terms with ``j >= k/2`` are 0 for ``eps_g >= 0``)."""
-    weight = exp(ctx, -k * log1p(ctx, exp(ctx, -eps)))
-    return ctx.fsum(math.comb(k, j) * weight * exp(ctx, -j * eps)
-                    * pos_part(ctx, -expm1(ctx, eps_g - (k - 2 * j) * eps))
-                    for j in range((k + 1) // 2))
-
-
 
 
 def check_above_floor(target: Fraction, deltas: Sequence[Fraction], powers: int, where: str,

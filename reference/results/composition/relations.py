@@ -9,10 +9,11 @@ its range; against the exact composition (a sum over ``k``) it is an integer of 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from reference.core.numeric import exp, expm1, log1p, pos_part
 from reference.core.relations import partial, relation
-from reference.results.composition.kov15 import pure_delta_formula
 from reference.results.composition.lec11 import advanced_composition_tanh
 from reference.results.composition.rruv16 import advanced_composition
 
@@ -106,6 +107,18 @@ def tanh_increasing_k(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
                "-eps sqrt(2k) / (2 delta' sqrt(log(1/delta'))) is negative for eps > 0.")
 def tanh_decreasing_slack(ctx: Any, eps: Any, k: Any, delta_prime: Any) -> Any:
     return -partial(ctx, _tanh, "delta_hat", eps=eps, k=k, delta_hat=delta_prime)
+
+
+def pure_delta_formula(ctx: Any, eps: Any, k: int, eps_g: Any) -> Any:
+    """Kairouz–Oh–Viswanath (2015) Theorem 3.3 at ``delta = 0`` as written, term by term:
+    ``sum_{j < k/2} C(k,j) p^(k-j) (1-p)^j [1 - e^(eps_g - (k-2j) eps)]_+`` with ``p^(k-j)
+    (1-p)^j = e^(-j eps) / (1 + e^-eps)^k``, no guard bits and no branch: the form the
+    relations trace (``KOV15:Thm3.3-delta`` computes the same sum with a recurrence, from
+    the term that vanishes last; the terms with ``j >= k/2`` are 0 for ``eps_g >= 0``)."""
+    weight = exp(ctx, -k * log1p(ctx, exp(ctx, -eps)))
+    return ctx.fsum(math.comb(k, j) * weight * exp(ctx, -j * eps)
+                    * pos_part(ctx, -expm1(ctx, eps_g - (k - 2 * j) * eps))
+                    for j in range((k + 1) // 2))
 
 
 #: The exact composition is a sum of about k/2 terms, so k is an integer of the proof (each
