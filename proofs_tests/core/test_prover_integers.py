@@ -112,8 +112,14 @@ def test_certificates_of_integer_relations_are_refused_when_altered() -> None:
         check({**cert, "tree": {"split": "k", "at": "3/2", "lo": centred, "hi": centred}}, rel)
 
 
-def test_integer_ranges_need_integer_ends() -> None:
+def test_integer_ranges_need_integer_ends_and_a_name_of_the_domain() -> None:
     for lo, hi in (("1/2", 3), (1, "7/2")):
         with pytest.raises(ValueError, match="integer ends"):
             relation("T:r", statement="s", kind="ordering", uses=(), source="s",
                      domain={"k": (lo, hi)}, integers=("k",))
+    with pytest.raises(ValueError, match="the integer n is not a variable"):
+        relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+                 domain={"k": (1, 3)}, integers=("n",))
+    rel = relation("T:r", statement="s", kind="ordering", uses=(), source="s",
+                   domain={"k": (-3, 3), "x": (0, 1)}, integers=("k",))(lambda ctx, k, x: x)
+    assert rel.integers == frozenset({"k"}) and rel.reals == ("x",)

@@ -76,6 +76,9 @@ def relation(rid: str, *, statement: str, kind: Kind, uses: tuple[str, ...] | li
     """Make ``margin(ctx, **variables)`` the relation ``rid`` (see the module doc); the
     ``integers`` are passed to ``margin`` as Python ints."""
     dom = tuple((name, fraction(lo), fraction(hi)) for name, (lo, hi) in domain.items())
+    for name in integers:
+        if name not in domain:
+            raise ValueError(f"{rid}: the integer {name} is not a variable of the domain")
     for name, lo, hi in dom:
         if not lo < hi:
             raise ValueError(f"{rid}: empty range for {name}: [{lo}, {hi}]")
