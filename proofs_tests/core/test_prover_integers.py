@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reference.core.proofcheck import CertificateError, check
 from reference.core.prover import prove
@@ -25,10 +27,18 @@ F = Fraction
     (F(1), F(1000), True, F(63, 2)),      # isqrt(1000) = 31
     (F(0), F(1), True, F(1, 2)),          # geometric needs a > 0: the middle
     (F(-7), F(-3), False, F(-9, 2)),      # (-7 - 3)//2 = -5
-    (F(99, 10), F(11), False, F(21, 2)),  # the integers 10, 11: clamped to b - 1
+    (F(99, 10), F(11), False, F(21, 2)),  # the integers 10, 11: (10 + 11)//2 = 10
+    (F(10), F(11), True, F(21, 2)),       # isqrt(110) = 10 = b - 1
+    (F(0), F(10), True, F(11, 2)),        # a = 0: the arithmetic middle, not isqrt(0)
 ])
 def test_integer_cuts_by_hand(lo: Fraction, hi: Fraction, geo: bool, want: Fraction) -> None:
     assert integer_cut(lo, hi, geo) == want
+
+
+@given(st.integers(-50, 300), st.integers(1, 300), st.booleans())
+def test_an_integer_cut_parts_the_integers_in_two(a: int, n: int, geo: bool) -> None:
+    cut = integer_cut(F(a), F(a + n), geo)
+    assert cut.denominator == 2 and a < cut < a + n
 
 
 def _sum_rel(strict: bool = True, shift: str = "15/2", cutoff: str = "1/8") -> Any:

@@ -108,11 +108,12 @@ def integer_point(rel: Relation, box: Box) -> dict[str, int] | None:
 
 def integer_cut(lo: Fraction, hi: Fraction, geometric: bool) -> Fraction:
     """A half-integer strictly inside ``(lo, hi)`` that parts the integers of the range in
-    two near the middle (the geometric middle for ``geometric``); the range holds at least
-    two integers."""
+    two near the middle (the geometric middle for ``geometric``): ``m + 1/2`` with ``a <= m
+    <= b - 1`` for the range's least and greatest integers ``a < b`` (it holds at least
+    two), since ``(a + b) // 2 <= (2b - 1) // 2`` and ``a^2 <= ab <= (b - 1) b < b^2``."""
     a, b = math.ceil(lo), math.floor(hi)
     m = math.isqrt(a * b) if geometric and a > 0 else (a + b) // 2
-    return Fraction(2 * min(max(m, a), b - 1) + 1, 2)
+    return Fraction(2 * m + 1, 2)
 
 
 def text(q: Fraction) -> str:
