@@ -122,15 +122,17 @@ def pure_delta_formula(ctx: Any, eps: Any, k: int, eps_g: Any) -> Any:
 
 
 #: The exact composition is a sum of about k/2 terms, so k is an integer of the proof (each
-#: value proved on its own, in a number of boxes that grows with k: k <= 10 takes 30-40 s).
+#: value proved on its own, in a number of boxes that grows with k: k <= 10 takes 40-50 s).
 _EXACT_K = 10
 _EXACT_DOMAIN = {"eps": ("1e-6", "10"), "k": (1, _EXACT_K)}
 _EXACT_CUT = ("eps < 1e-6: every term of the exact delta is at most its weight times its gap "
               "(k - 2j) eps - eps_g <= k eps and the weights sum to at most 1, so delta_opt <= "
               "k eps < 1e-5; a term is nonzero only where k - 2j > eps_g/eps >= sqrt(2k "
               "log(1/delta)), so only for delta > e^(-k/2) >= e^-5 > 1e-5.  eps > 10: eps_g >= "
-              "k eps (tanh 5 > 1 - 10^-4 and sqrt(2k log 2) > 10^-3 k for k <= 10) is the "
-              "largest privacy loss, where delta_opt = 0.  delta < 1e-15: sqrt(2k log(1/delta)) "
+              "k eps, the largest privacy loss, where delta_opt = 0 (the mean term is k eps "
+              "(e^eps - 1) >= k eps in the Dwork-Rothblum-Vadhan form; in the tanh form it is "
+              "k eps tanh(eps/2) > (1 - 10^-4) k eps, and eps sqrt(2k log 2) > 10^-4 k eps for "
+              "k <= 10).  delta < 1e-15: sqrt(2k log(1/delta)) "
               "> k for k <= 10, the same.  Not proved here: k > 10 (the cost grows with k) and "
               "delta > 1/2; both are what the theorems state (the bound is valid, KOV15's "
               "delta the least).")
