@@ -17,7 +17,7 @@ from mpmath import iv, mp
 
 from reference.core import numeric
 from reference.core.balls import balls
-from reference.core.dual import DualContext, step
+from reference.core.dual import DualContext, sign, step
 from reference.core.proofcheck import _centred as checker_centred
 from reference.core.prover import _ends, centred, prove
 from reference.core.relations import partial, relation
@@ -91,6 +91,20 @@ def test_the_slope_is_one_zero_or_the_hull(ctx: Any, a: Fraction, b: Fraction, c
     else:
         want = (min(Fraction(0), Fraction(c)), max(Fraction(0), Fraction(c)))
     assert got == want
+
+
+@pytest.mark.parametrize("ctx", [iv, B, mp], ids=["iv", "balls", "mp"])
+def test_the_definite_sign(ctx: Any) -> None:
+    """1 where every point is > 0, -1 where every point is < 0, None where 0 may be."""
+    ctx.prec = 100
+    cases = [((Fraction(1, 2), TWO), 1), ((-TWO, -(TWO**-1000)), -1), ((TWO**-1000,) * 2, 1),
+             ((-TWO, TWO), None), ((Fraction(0), TWO), None), ((-TWO, Fraction(0)), None)]
+    for (a, b), want in cases:
+        if ctx is mp:
+            if a == b or a * b > 0:
+                assert sign(mp, numeric.to_ctx(mp, a)) == want
+            continue
+        assert sign(ctx, _interval(ctx, a, b)) == want
 
 
 def test_a_point_context_has_no_slope_at_the_kink() -> None:
