@@ -228,44 +228,38 @@ def _terms(root: Node, memo: dict[int, Terms]) -> Terms:
         if id(node) in memo:
             stack.pop()
             continue
-        waiting = [x for x in _linear_args(node) if id(x) not in memo]
+        parts = _linear(node)
+        waiting = [arg for arg, _ in parts or () if id(arg) not in memo]
         if waiting:
             stack.extend(waiting)
             continue
         stack.pop()
-        memo[id(node)] = _expand(node, memo)
+        out: Terms = (Fraction(0), {id(node): (node, Fraction(1))})
+        if parts is not None:
+            out = (Fraction(node.value), {}) if node.op == "const" else (Fraction(0), {})
+            for arg, coeff in parts:
+                out = _combine(out, _scale(memo[id(arg)], coeff), 1)
+        memo[id(node)] = out
     return memo[id(root)]
 
 
-def _linear_args(node: Node) -> list[Node]:
-    """The arguments ``node`` is a linear combination of (none if it is a term itself)."""
-    op, args = node.op, node.args
-    if op in ("add", "sub"):
-        return [args[0], args[1]]
-    if op == "mul" and args[0].op == "const":
-        return [args[1]]
-    if op == "neg" or (op == "mul" and args[1].op == "const") or (
-            op == "div" and args[1].op == "const" and args[1].value != 0):
-        return [args[0]]
-    return []
-
-
-def _expand(node: Node, memo: dict[int, Terms]) -> Terms:
-    """``node``'s terms from its linear arguments' (already in ``memo``)."""
+def _linear(node: Node) -> list[tuple[Node, Fraction]] | None:
+    """``node`` as a sum of rational multiples of its arguments (a constant: of none), or
+    ``None`` when it is a term of its own."""
     op, args = node.op, node.args
     if op == "const":
-        return Fraction(node.value), {}
+        return []
     if op in ("add", "sub"):
-        return _combine(memo[id(args[0])], memo[id(args[1])], 1 if op == "add" else -1)
+        return [(args[0], Fraction(1)), (args[1], Fraction(1 if op == "add" else -1))]
     if op == "neg":
-        return _scale(memo[id(args[0])], Fraction(-1))
+        return [(args[0], Fraction(-1))]
     if op == "mul" and args[0].op == "const":
-        return _scale(memo[id(args[1])], Fraction(args[0].value))
+        return [(args[1], Fraction(args[0].value))]
     if op == "mul" and args[1].op == "const":
-        return _scale(memo[id(args[0])], Fraction(args[1].value))
+        return [(args[0], Fraction(args[1].value))]
     if op == "div" and args[1].op == "const" and args[1].value != 0:
-        return _scale(memo[id(args[0])], 1 / Fraction(args[1].value))
-    return Fraction(0), {id(node): (node, Fraction(1))}
+        return [(args[0], 1 / Fraction(args[1].value))]
+    return None
 
 
 def _scale(t: Terms, c: Fraction) -> Terms:
