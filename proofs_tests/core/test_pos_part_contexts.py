@@ -15,11 +15,12 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.core.test_dual import _box, _ends
 from reference.core import numeric
 from reference.core.balls import balls
 from reference.core.dual import DualContext, sign, step
 from reference.core.proofcheck import _centred as checker_centred
-from reference.core.prover import _ends, centred, prove
+from reference.core.prover import centred, prove
 from reference.core.relations import partial, relation
 from reference.core.trace import Tracer, evaluate, trace
 
@@ -40,21 +41,6 @@ def _restore_precisions() -> Iterator[None]:
     iv.prec, mp.prec, flint.ctx.prec = old
 
 
-def _ends_of(ctx: Any, x: Any) -> tuple[Fraction, Fraction]:
-    if ctx is B:
-        from reference.core.balls import ends
-        return ends(x)
-    got = _ends(x)
-    assert got is not None
-    return got
-
-
-def _interval(ctx: Any, a: Fraction, b: Fraction) -> Any:
-    if ctx is B:
-        return B.mpf((a, b))
-    return iv.mpf((numeric.to_ctx(iv, a), numeric.to_ctx(iv, b)))
-
-
 @pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
 @given(a=DYADIC, b=DYADIC)
 @example(a=Fraction(-1), b=Fraction(0))
@@ -62,7 +48,7 @@ def _interval(ctx: Any, a: Fraction, b: Fraction) -> Any:
 def test_pos_part_of_an_interval_is_exact_end_by_end(ctx: Any, a: Fraction, b: Fraction) -> None:
     a, b = sorted((a, b))
     ctx.prec = 2100      # every drawn end is exact at this precision
-    got = _ends_of(ctx, numeric.pos_part(ctx, _interval(ctx, a, b)))
+    got = _ends(numeric.pos_part(ctx, _box(ctx, a, b)))
     assert got == (max(a, Fraction(0)), max(b, Fraction(0)))
 
 
@@ -81,8 +67,8 @@ def test_the_slope_is_one_zero_or_the_hull(ctx: Any, a: Fraction, b: Fraction, c
     a, b = sorted((a, b))
     ctx.prec = 2100
     dc = DualContext(ctx, ("x",))
-    (x,) = dc.variables([_interval(ctx, a, b)])
-    got = _ends_of(ctx, dc.pos_part(c * x).d[0])
+    (x,) = dc.variables([_box(ctx, a, b)])
+    got = _ends(dc.pos_part(c * x).d[0])
     lo, hi = sorted((c * a, c * b))
     if lo > 0:
         want = (Fraction(c), Fraction(c))
@@ -104,7 +90,7 @@ def test_the_definite_sign(ctx: Any) -> None:
             if a == b or a * b > 0:
                 assert sign(mp, numeric.to_ctx(mp, a)) == want
             continue
-        assert sign(ctx, _interval(ctx, a, b)) == want
+        assert sign(ctx, _box(ctx, a, b)) == want
 
 
 def test_a_point_context_has_no_slope_at_the_kink() -> None:
@@ -123,8 +109,8 @@ def test_the_tracer_records_a_node_and_every_context_evaluates_it() -> None:
     iv.prec = B.prec = mp.prec = 300
     for q in (Fraction(-3, 4), Fraction(1), Fraction(5, 2), TWO**-200):
         want = abs(q - 1)
-        assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, q, q)})) == (want, want)
-        assert _ends_of(B, evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
+        assert _ends(evaluate(graph, iv, {"x": _box(iv, q, q)})) == (want, want)
+        assert _ends(evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
         got = evaluate(graph, mp, {"x": numeric.to_ctx(mp, q)})
         assert numeric.exact(got, "x", "test") == want
 
@@ -155,9 +141,9 @@ def test_the_centred_forms_enclose_the_margin_across_kinks(p: list[Fraction]) ->
     at = {n: str(c[n][0]) for n in c}
     with mp.workprec(100), numeric.working(iv):
         iv.prec = 100
-        encl = [_ends_of(iv, centred(KINKED, box, c))]
+        encl = [_ends(centred(KINKED, box, c))]
     B.prec = 100
-    encl.append(_ends_of(B, checker_centred(KINKED, B, dict(box), at, "/")))
+    encl.append(_ends(checker_centred(KINKED, B, dict(box), at, "/")))
     points = [(box["x"][i], box["y"][j]) for i in (0, 1) for j in (0, 1)]
     points.append((min(max(u, box["x"][0]), box["x"][1]), min(max(v, box["y"][0]), box["y"][1])))
     for lo, hi in encl:
@@ -201,14 +187,14 @@ def test_a_derivative_of_max_traces_its_slope_as_a_node() -> None:
     iv.prec = B.prec = mp.prec = 100
     for q, want in ((Fraction(2), Fraction(4)), (Fraction(1, 2), Fraction(0)),
                     (Fraction(-3), Fraction(-6)), (Fraction(-1, 3), Fraction(0))):
-        assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, q, q)})) == (want, want)
-        assert _ends_of(B, evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
+        assert _ends(evaluate(graph, iv, {"x": _box(iv, q, q)})) == (want, want)
+        assert _ends(evaluate(graph, B, {"x": B.mpf(q)})) == (want, want)
         got = evaluate(graph, mp, {"x": numeric.to_ctx(mp, q)})
         assert numeric.exact(got, "x", "test") == want
     # across the kink x = 1 the slope is [0, 1], times 2x in [0, 4]
-    assert _ends_of(iv, evaluate(graph, iv, {"x": _interval(iv, Fraction(0), TWO)})) == \
+    assert _ends(evaluate(graph, iv, {"x": _box(iv, Fraction(0), TWO)})) == \
         (Fraction(0), Fraction(4))
-    assert _ends_of(B, evaluate(graph, B, {"x": B.mpf((0, 2))})) == (Fraction(0), Fraction(4))
+    assert _ends(evaluate(graph, B, {"x": B.mpf((0, 2))})) == (Fraction(0), Fraction(4))
 
 
 @pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
@@ -221,15 +207,15 @@ def test_the_slope_of_max_has_derivative_zero_off_the_kink_and_none_on_it(ctx: A
     dc = DualContext(ctx, ("x",))
     for (a, b), want in (((Fraction(3, 2), TWO), Fraction(2)), ((Fraction(-1, 2), Fraction(1, 2)),
                                                               Fraction(0))):
-        (x,) = dc.variables([_interval(ctx, a, b)])
-        assert _ends_of(ctx, evaluate(graph, dc, {"x": x}).d[0]) == (want, want)
-    (x,) = dc.variables([_interval(ctx, Fraction(1, 2), TWO)])
+        (x,) = dc.variables([_box(ctx, a, b)])
+        assert _ends(evaluate(graph, dc, {"x": x}).d[0]) == (want, want)
+    (x,) = dc.variables([_box(ctx, Fraction(1, 2), TWO)])
     with pytest.raises(ValueError, match="jumps"):
         evaluate(graph, dc, {"x": x})
     one = dc.unit_step(dc.mpf(3))
-    assert _ends_of(ctx, one.v) == (1, 1) and _ends_of(ctx, one.d[0]) == (0, 0)
+    assert _ends(one.v) == (1, 1) and _ends(one.d[0]) == (0, 0)
     zero = dc.unit_step(dc.mpf(-3))
-    assert _ends_of(ctx, zero.v) == (0, 0) and _ends_of(ctx, zero.d[0]) == (0, 0)
+    assert _ends(zero.v) == (0, 0) and _ends(zero.d[0]) == (0, 0)
 
 
 @pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])
@@ -238,8 +224,8 @@ def test_the_slope_of_expm1_keeps_its_sign_far_left(ctx: Any) -> None:
     expm1(x) + 1 it cancelled to an enclosure reaching below 0 at 100 bits."""
     ctx.prec = 100
     dc = DualContext(ctx, ("x",))
-    (x,) = dc.variables([_interval(ctx, Fraction(-100), Fraction(-90))])
-    lo, hi = _ends_of(ctx, dc.expm1(x).d[0])
+    (x,) = dc.variables([_box(ctx, Fraction(-100), Fraction(-90))])
+    lo, hi = _ends(dc.expm1(x).d[0])
     with mp.workprec(200):
         assert numeric.exact(mp.exp(-101), "x", "t") < lo <= \
             numeric.exact(mp.exp(-100), "x", "t")
@@ -253,7 +239,7 @@ def test_a_sum_of_thousands_of_terms_traces_and_evaluates() -> None:
     graph = trace(lambda ctx, x: ctx.fsum(numeric.exp(ctx, x / j) for j in range(1, n + 1)),
                   ["x"])
     iv.prec = 120
-    lo, hi = _ends_of(iv, evaluate(graph, iv, {"x": iv.mpf(1)}))
+    lo, hi = _ends(evaluate(graph, iv, {"x": iv.mpf(1)}))
     with mp.workprec(200):
         want = numeric.exact(mp.fsum(mp.exp(mp.mpf(1) / j) for j in range(1, n + 1)), "s", "t")
     assert lo <= want <= hi and hi - lo < want * TWO**-90
