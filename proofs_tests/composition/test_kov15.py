@@ -33,7 +33,7 @@ from reference.core.numeric import endpoints, exact
 from reference.core.numeric import expm1 as expm1_r
 from reference.core.numeric import log1p as log1p_r
 from reference.results import covers, errata
-from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
+from reference.results.composition.kov15 import MAX_ROUNDS, optimal_delta, optimal_epsilon
 
 # ---- KOV15:Thm3.3-delta ---------------------------------------------------------------
 
@@ -289,7 +289,7 @@ def test_optimal_domain_and_edges() -> None:
     with pytest.raises(DomainError, match="must exceed"):
         optimal_epsilon(eps="0.1", k=2, delta_g="0.75", delta="0.5")  # exactly the floor
     with pytest.raises(DomainError):
-        optimal_epsilon(eps="0.1", k=10**5 + 1, delta_g="0.5", delta=0)
+        optimal_epsilon(eps="0.1", k=MAX_ROUNDS + 1, delta_g="0.5", delta=0)
     assert optimal_epsilon(eps=0, k=50, delta_g="1e-3", delta="1e-5").value == 0
     # delta_g above the total variation of the k-fold pair: eps_g = 0 suffices
     assert optimal_epsilon(eps="0.1", k=3, delta_g="0.5", delta=0).value == 0

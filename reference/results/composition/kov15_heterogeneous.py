@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath  # noqa: F401  (used by the doctests)
-from mpmath import iv
+from mpmath import iv, mp
 
 from reference.core.errors import DomainError
 from reference.core.model import result
@@ -39,7 +39,12 @@ from reference.core.numeric import (
     working,
 )
 from reference.core.params import count, nonneg, nonneg_seq, unit_closed_open, unit_open, unit_seq
-from reference.results.composition.kov15 import MAX_ROUNDS, _floor_check, optimal_delta
+from reference.results.composition.kov15 import (
+    MAX_ROUNDS,
+    _floor_check,
+    optimal_delta,
+    optimal_epsilon,
+)
 from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
 
 
@@ -96,8 +101,13 @@ def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF, keep: MPF) ->
                               last=i - 1, last_gap=2 * eps)
 
 
-def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
+def _search(decide: Callable[[int], bool | None], top: int,
+            guess: int | None = None) -> tuple[int, int]:
     """Largest ``i`` in ``[0, top]`` with ``decide(i)`` true (monotone), as a bracket.
+
+    A ``guess`` decided true, with ``guess + 1`` decided false (or past ``top``), is the
+    answer (two decisions instead of a bisection's ``log2(top)``); otherwise the bisection
+    below runs.
 
     ``decide`` answers True/False, or None when it cannot decide; the bracket ``(lo, hi)``
     holds the exact answer: ``lo`` only moves to points decided feasible and ``hi`` only
@@ -110,7 +120,11 @@ def _search(decide: Callable[[int], bool | None], top: int) -> tuple[int, int]:
     (7, 7)
     >>> _search(lambda i: None if i in (5, 6, 7, 8) else truth(i), 10)  # undecided near 7
     (4, 8)
+    >>> _search(truth, 10, guess=7), _search(truth, 10, guess=6)
+    ((7, 7), (7, 7))
     """
+    if guess is not None and decide(guess) and (guess == top or decide(guess + 1) is False):
+        return guess, guess
     lo, hi, sound_hi, met_none = 0, top, top, False
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -155,7 +169,20 @@ def _lattice_bracket(values: Mapping[str, Any], where: str) -> dict[str, Any]:
                 return False
             return None
 
-        return {"bracket": _search(decide, k // 2)}
+        return {"bracket": _search(decide, k // 2, _lattice_guess(values))}
+
+
+def _lattice_guess(values: Mapping[str, Any]) -> int | None:
+    """The lattice index just above the continuous optimum ``KOV15:Thm3.3`` (its solver, in
+    ``mp``): the largest ``i`` with ``(k - 2i) eps`` at least that ``eps_g``.  Only a
+    guess, which the search checks with two decisions."""
+    k: int = values["k"]
+    if values["eps"] == 0:
+        return None
+    with working(mp):
+        best = optimal_epsilon.core(mp, **{n: to_ctx(mp, values[n]) if n != "k" else k
+                                           for n in ("eps", "k", "delta_g", "delta")})
+        return min(max(int(mp.floor((k - best / to_ctx(mp, values["eps"])) / 2)), 0), k // 2)
 
 
 @result("KOV15:Thm3.3-grid", title="Optimal composition on the lattice (dp-accounting form)",
@@ -180,7 +207,7 @@ def kov_grid(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF,
     (:func:`_lattice_bracket`), so the plain value (the sound end) and the enclosure carry
     the same decisions; a lattice point whose comparison cannot be decided widens the
     enclosure to the neighbouring candidates.  Domain: ``eps >= 0``,
-    ``1 <= k <= 10**5``, ``delta_g in (0, 1)`` above ``1-(1-delta)^k``, ``delta in [0, 1)``.
+    ``1 <= k <= 10**7``, ``delta_g in (0, 1)`` above ``1-(1-delta)^k``, ``delta in [0, 1)``.
 
     dp-accounting 0.6.0 ("KOV grid") reports 0.08 for 500 x 0.001 at 1e-6, 12.6 for 500 x 0.1:
 

@@ -1,0 +1,149 @@
+"""KOV15 Thm 3.3 summed outward from its largest term, with a bound on the terms left out.
+
+``optimal_delta`` starts at the largest weight ``C(k,j) p^(k-j) (1-p)^j`` (or at the last
+positive term, if that comes first), walks down to 0 and up to the last term, and stops each
+side once what it leaves out is below ``2^-prec`` of the sum; the solver of
+``KOV15:Thm3.3`` starts its walk over the pieces where the pieces before hold less than
+``2^-prec`` of the target; the lattice search starts from the continuous optimum.
+
+Independent routes: every term summed in python-flint arb from exact inputs (k = 4000, in
+each regime of where the last term lies), scipy's binomial distribution functions (another
+evaluator, double precision) at k = 10**5 and 10**6, exact binomials for the largest weight
+and the solver's start.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from mpmath import iv, mp
+from scipy import stats
+
+from proofs_tests.composition.test_kov15_precision import check
+from reference.core.numeric import endpoints, to_ctx, working
+from reference.results import covers
+from reference.results.composition.kov15 import (
+    _first_piece,
+    _largest_weight,
+    _negligible,
+    optimal_delta,
+    optimal_epsilon,
+)
+from reference.results.composition.kov15_heterogeneous import kov_grid
+
+F = Fraction
+
+
+@covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize(("eps", "eps_g", "delta"), [
+    (F(1, 50), F(6), F(0)),                    # last term below the largest: down only
+    (F(1, 50), F(1, 2), F(0)),                 # last term above the largest: up and down
+    (F(1, 50), F(0), F(0)),                    # every term up to k/2: the total variation
+    (F(3), F(10800), F(0)),                    # largest weight at j = 190, last 199
+    (F(1, 50), 78 * F(1, 50) + F(3, 5) - F(1, 10**30), F(0)),   # kink of the last term
+    (F(1, 50), F(79), F(0)),                   # only j <= 9 count: the walk reaches 0
+])
+def test_against_every_term_in_arb(eps: Fraction, eps_g: Fraction, delta: Fraction) -> None:
+    """k = 4000: the exact value (every term, arb) in the enclosure, the enclosure and the
+    plain value within 2^-(prec - 10) of it, relative."""
+    check(eps, 4000, eps_g, delta)
+
+
+def _scipy_delta(eps: float, k: int, eps_g: float) -> float:
+    """``P[X <= last] - e^eps_g P[Y <= last]``, ``X ~ Bin(k, 1/(1+e^eps))``, ``Y ~ Bin(k,
+    e^eps/(1+e^eps))``: the sum's two halves as binomial distribution functions."""
+    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1
+    q = 1 / (1 + math.exp(eps))
+    return float(stats.binom.cdf(last, k, q) - math.exp(eps_g) * stats.binom.cdf(last, k, 1 - q))
+
+
+@covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize(("k", "eps_g"), [(10**5, 25), (10**5, 3), (10**6, 98), (10**6, 40)])
+def test_large_k_against_binomial_distribution_functions(k: int, eps_g: int) -> None:
+    """eps = 0.01: delta near 1e-6 and well above the mean loss; scipy agrees to 1e-9
+    relative (its incomplete beta in double precision), and the enclosure is tight."""
+    enc = optimal_delta.certified(eps="0.01", k=k, eps_g=eps_g)
+    expected = _scipy_delta(0.01, k, eps_g)
+    assert abs(float(enc.lo) / expected - 1) < 1e-9
+    assert enc.hi - enc.lo <= enc.lo * mp.mpf(2) ** -150
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize("k", [10**5, 10**6])
+def test_large_k_inverse_and_lattice(k: int) -> None:
+    """The certified inverse at 1e-6 is a tight bracket whose point scipy's forward puts
+    at 1e-6 (to 1e-7 relative); the lattice answer is the first lattice point at or above
+    it (within 2 eps) and its delta is at most 1e-6 (scipy)."""
+    cert = optimal_epsilon(eps="0.01", k=k, delta_g="1e-6")
+    assert cert.holds and cert.hi - cert.lo <= cert.lo * mp.mpf(2) ** -150
+    assert abs(_scipy_delta(0.01, k, float(cert.value)) / 1e-6 - 1) < 1e-7
+    grid = kov_grid.certified(eps="0.01", k=k, delta_g="1e-6")
+    assert grid.hi - grid.lo < mp.mpf(10) ** -40 and cert.hi <= grid.lo < cert.lo + mp.mpf("0.02")
+    assert _scipy_delta(0.01, k, float(grid.lo)) <= 1e-6 * (1 + 1e-9)
+    assert _scipy_delta(0.01, k, float(grid.lo) - 0.02) > 1e-6
+
+
+@covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize(("k", "eps"), [(10, F(1, 100)), (4000, F(1, 50)), (4000, F(3)),
+                                        (999, F(7, 10)), (10**6, F(1, 100)), (50, F(30))])
+def test_largest_weight_is_the_binomial_mode(k: int, eps: Fraction) -> None:
+    """``floor((k+1)/(1+e^eps))``, the mode of Bin(k, 1/(1+e^eps)): the weights rise up to
+    it and fall after it (exact ratios ``(k-j)/(j+1) e^-eps``, in mpmath at 60 digits)."""
+    with mp.workdps(60):
+        e = to_ctx(mp, eps)
+        j = _largest_weight(k, e)
+        rise = (k - j + 1) * mp.exp(-e) / j if j else None    # w_j / w_(j-1)
+        fall = (k - j) * mp.exp(-e) / (j + 1)                  # w_(j+1) / w_j
+    assert rise is None or rise >= 1
+    assert fall <= 1
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("k", "eps", "target", "bits"), [
+    (500, F(1, 1000), F(1, 10**6), 200), (4000, F(1, 50), F(1, 10**9), 300),
+    (200, F(1, 5), F(1, 10**12), 100)])
+def test_solver_start_is_the_last_negligible_piece(k: int, eps: Fraction, target: Fraction,
+                                                  bits: int) -> None:
+    """The largest ``m`` up to the largest weight with ``k w_m < 2^-(bits+8) target``, by
+    exact binomials (mpmath at 80 digits): the walk's start, not 0, and nothing later."""
+    with mp.workdps(80):
+        e, t = to_ctx(mp, eps), to_ctx(mp, target)
+        start = _first_piece(k, e, t, bits)
+
+        def small(m: int) -> bool:
+            w = math.comb(k, m) * mp.exp(-e * m) / (1 + mp.exp(-e)) ** k
+            return bool(k * w < mp.mpf(2) ** -(bits + 8) * t)
+
+        top = min(_largest_weight(k, e), (k - 1) // 2)
+        assert start > 0 and small(start) and start < top and not small(start + 1)
+
+
+@covers("KOV15:Thm3.3")
+def test_solver_start_at_zero() -> None:
+    """No target (0), or a first weight already above the limit (k = 200, eps = 2: w_0 =
+    e^-25.4 against 2^-108 / 400), start the walk at 0; at eps = 1/5 (w_0 = e^-119.6) the
+    same target starts it later."""
+    with mp.workdps(50):
+        assert _first_piece(200, mp.mpf(2), mp.zero, 100) == 0
+        assert _first_piece(200, mp.mpf(2), mp.mpf(1) / 2, 100) == 0
+        assert _first_piece(200, mp.mpf(1) / 5, mp.mpf(1) / 2, 100) > 0
+
+
+@covers("KOV15:Thm3.3-delta")
+def test_negligible_rest_bound() -> None:
+    """``weight r/(1-r)`` (the geometric bound on what is left out) when ``r < 1`` and it is
+    below ``2^-prec`` of the total; None otherwise (in ``iv``, from the enclosures' ends)."""
+    with working(iv):
+        w, total, tiny = iv.mpf(1), iv.mpf(2) ** 400, iv.mpf(2) ** -(iv.prec + 2)
+        bound = _negligible(iv, tiny * w, iv.mpf(1) / 3, iv.mpf(1))
+        half = endpoints(tiny / 2).hi                                   # r/(1-r) = 1/2
+        assert bound is not None and half <= bound <= half * (1 + mp.mpf(2) ** (8 - iv.prec))
+        assert _negligible(iv, w, iv.mpf(1), total) is None             # r = 1
+        assert _negligible(iv, w, iv.mpf((0.5, 1.5)), total) is None     # r may exceed 1
+        assert _negligible(iv, w, iv.mpf(1) / 3, total) is not None      # 2^-1 < 2^(400-p)
+        assert _negligible(iv, 16 * tiny, iv.mpf(1) / 3, iv.mpf(1)) is None  # 2^(1-p) > 2^-p
+    with mp.workdps(50):
+        got = _negligible(mp, mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1))
+        assert got == mp.mpf(2) ** -300
