@@ -21,9 +21,12 @@ import pytest
 from mpmath import iv, mp
 from scipy import stats
 
-from proofs_tests.composition.test_kov15_precision import check
+from proofs_tests.arb_support import frac
+from proofs_tests.composition.test_kov15_precision import arb_optimal_delta, check
+from reference import DomainError
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
+from reference.results.composition import kov15
 from reference.results.composition.kov15 import (
     _first_piece,
     _largest_weight,
@@ -31,7 +34,7 @@ from reference.results.composition.kov15 import (
     optimal_delta,
     optimal_epsilon,
 )
-from reference.results.composition.kov15_heterogeneous import kov_grid
+from reference.results.composition.kov15_heterogeneous import _lattice_guess, kov_grid
 
 F = Fraction
 
@@ -103,7 +106,7 @@ def test_largest_weight_is_the_binomial_mode(k: int, eps: Fraction) -> None:
 @covers("KOV15:Thm3.3")
 @pytest.mark.parametrize(("k", "eps", "target", "bits"), [
     (500, F(1, 1000), F(1, 10**6), 200), (4000, F(1, 50), F(1, 10**9), 300),
-    (200, F(1, 5), F(1, 10**12), 100)])
+    (200, F(1, 5), F(1, 10**12), 100), (4000, F(2), F(1, 10**9), 300)])
 def test_solver_start_is_the_last_negligible_piece(k: int, eps: Fraction, target: Fraction,
                                                   bits: int) -> None:
     """The largest ``m`` up to the largest weight with ``k w_m < 2^-(bits+8) target``, by
@@ -129,6 +132,8 @@ def test_solver_start_at_zero() -> None:
         assert _first_piece(200, mp.mpf(2), mp.zero, 100) == 0
         assert _first_piece(200, mp.mpf(2), mp.mpf(1) / 2, 100) == 0
         assert _first_piece(200, mp.mpf(1) / 5, mp.mpf(1) / 2, 100) > 0
+        # log w_0 = -119.6 < limit = -37 - 108 ln 2 - ln 200 = -117.2 <= log w_1 = -114.5
+        assert _first_piece(200, mp.mpf(1) / 5, mp.exp(-37), 100) == 0
 
 
 @covers("KOV15:Thm3.3-delta")
@@ -147,3 +152,107 @@ def test_negligible_rest_bound() -> None:
     with mp.workdps(50):
         got = _negligible(mp, mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1))
         assert got == mp.mpf(2) ** -300
+        assert _negligible(mp, mp.mpf(2) ** -300, mp.one, mp.one) is None     # r = 1 exactly
+
+
+_CASE = {"eps": F(1, 50), "k": 4000, "eps_g": F(1, 2)}     # last term above the largest weight
+
+
+def _lifted(ctx: object) -> tuple[object, ...]:
+    """``(eps, k, eps_g, last, last_gap)`` of ``_CASE`` in ``ctx``, as the prepare hook gives."""
+    eps, k, eps_g = _CASE["eps"], int(_CASE["k"]), _CASE["eps_g"]
+    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1
+    return (to_ctx(ctx, eps), k, to_ctx(ctx, eps_g), last,
+            to_ctx(ctx, (k - 2 * last) * eps - eps_g))
+
+
+@covers("KOV15:Thm3.3-delta")
+def test_what_is_left_out_is_added_as_an_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bound of 1 at the first check of each side: the iv sum is the largest term plus
+    [0, 1] twice, the mp sum the largest term alone (its value by exact binomials)."""
+    calls: list[object] = []
+
+    def stop_at_once(ctx: object, weight: object, r: object, total: object) -> object:
+        calls.append(weight)
+        return mp.one
+
+    monkeypatch.setattr(kov15, "_negligible", stop_at_once)
+    eps, k, eps_g = _CASE["eps"], int(_CASE["k"]), _CASE["eps_g"]
+    with mp.workdps(60):
+        j = _largest_weight(k, to_ctx(mp, eps))
+        e = to_ctx(mp, eps)
+        largest = math.comb(k, j) * mp.exp(-e * j) / (1 + mp.exp(-e)) ** k \
+            * -mp.expm1(to_ctx(mp, eps_g - (k - 2 * j) * eps))
+    with working(iv):
+        enc = endpoints(kov15._pure_sum(iv, *_lifted(iv)))
+    with working(mp):
+        plain = kov15._pure_sum(mp, *_lifted(mp))
+    assert len(calls) == 4                         # two sides, in iv and in mp
+    assert abs(enc.lo / largest - 1) < mp.mpf(10) ** -40
+    assert abs(enc.hi - enc.lo - 2) < mp.mpf(10) ** -40
+    assert abs(plain / largest - 1) < mp.mpf(10) ** -40
+
+
+@covers("KOV15:Thm3.3-delta")
+def test_each_side_stops_long_before_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """k = 10**6, eps = 0.1, eps_g = 0: the last term (k/2 - 1) lies 50 standard deviations
+    above the largest weight; both sides stop with a bound, after a few thousand terms
+    (k/2 = 5 * 10**5)."""
+    real, stops, calls = kov15._negligible, [], []
+
+    def counted(ctx: object, weight: object, r: object, total: object) -> object:
+        got = real(ctx, weight, r, total)       # type: ignore[arg-type]
+        calls.append(got)
+        return got
+
+    monkeypatch.setattr(kov15, "_negligible", counted)
+    enc = optimal_delta.certified(eps="0.1", k=10**6, eps_g=0)
+    stops = [c for c in calls if c is not None]
+    assert len(stops) == 2 and len(calls) < 20_000 // kov15._CHECK_EVERY
+    assert abs(float(enc.lo) / _scipy_delta(0.1, 10**6, 0) - 1) < 1e-9
+
+
+@covers("KOV15:Thm3.3", "KOV15:Thm3.3-delta", "KOV15:Thm3.3-grid")
+def test_rounds_up_to_ten_million() -> None:
+    """The documented limit: k = 10**7 evaluates (eps = 5: a few thousand terms), one more
+    is refused by every result that takes k."""
+    enc = optimal_delta.certified(eps="5", k=10**7, eps_g="49340000")   # about 4 sd above
+    assert 0 < enc.lo and enc.hi < mp.mpf(10) ** -3
+    for res, extra in ((optimal_delta, {"eps_g": "1"}), (optimal_epsilon, {"delta_g": "0.5"}),
+                       (kov_grid, {"delta_g": "0.5"})):
+        with pytest.raises(DomainError, match="k"):
+            res(eps="0.1", k=10**7 + 1, **extra)
+
+
+def _arb_lattice_answer(eps: Fraction, k: int, delta_g: Fraction) -> int:
+    """The largest lattice index ``i`` with the exact delta at ``(k - 2i) eps`` at most
+    ``delta_g``: bisection on arb enclosures of every term (decided at 80 bits)."""
+    def feasible(i: int) -> bool:
+        lo, hi = arb_optimal_delta(eps, k, (k - 2 * i) * eps, F(0), 80)
+        assert hi < delta_g or lo > delta_g
+        return hi < delta_g
+
+    lo, hi = 0, k // 2
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if feasible(mid) else (lo, mid - 1)
+    return lo
+
+
+@covers("KOV15:Thm3.3-grid")
+@pytest.mark.parametrize(("eps", "k", "delta_g"), [
+    (F(1, 2), 100, F(3, 5)),      # the answer's last term lies above the largest weight
+    (F(1, 50), 4000, F(1, 10**6)),
+    (F(1), 3, F(1, 10**9)),       # only eps_g = k eps: i = 0
+    (F(1, 10), 3, F(1, 2)),       # above the total variation: i = k // 2
+])
+def test_lattice_answer_and_the_guess_that_finds_it(eps: Fraction, k: int,
+                                                    delta_g: Fraction) -> None:
+    """The lattice value is (k - 2i) eps at the exact answer i (arb, every term), and the
+    continuous optimum's guess is that i (so the search takes its two-decision path)."""
+    answer = _arb_lattice_answer(eps, k, delta_g)
+    guess = _lattice_guess({"eps": eps, "k": k, "delta_g": delta_g, "delta": F(0)})
+    assert guess == answer
+    enc = kov_grid.certified(eps=eps, k=k, delta_g=delta_g)
+    value = (k - 2 * answer) * eps
+    assert frac(enc.lo) <= value <= frac(enc.hi) and enc.hi - enc.lo < mp.mpf(10) ** -40

@@ -310,7 +310,7 @@ def _first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
     weight with ``k w_m < 2^-(bits+8) target`` (``w_m = C(k,m) p^(k-m) (1-p)^m``, in
     floats), 0 if none.  The weights rise up to the largest, so the pieces before ``m``
     hold less than ``k w_m``: the solver's point moves by a fraction ``2^-bits`` of the
-    target, and the certificate, which evaluates the forward sum in full, is unaffected.
+    target; the certificate, from the forward sum and its own bound, is unaffected.
     Starting at 0 the walk took ``k/2`` steps where about ``sqrt(k bits)`` matter."""
     if not target > 0:
         return 0
