@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import pytest
 from mpmath import iv, mp
 from scipy import stats
 
-from proofs_tests.arb_support import frac
+from proofs_tests.arb_support import arb_ends, frac
 from proofs_tests.composition.test_kov15_precision import arb_optimal_delta, check
 from reference import DomainError
 from reference.core.numeric import endpoints, to_ctx, working
@@ -256,3 +257,26 @@ def test_lattice_answer_and_the_guess_that_finds_it(eps: Fraction, k: int,
     enc = kov_grid.certified(eps=eps, k=k, delta_g=delta_g)
     value = (k - 2 * answer) * eps
     assert frac(enc.lo) <= value <= frac(enc.hi) and enc.hi - enc.lo < mp.mpf(10) ** -40
+
+
+@covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize(("k", "j"), [(10**7, 4_999_000), (10**7, 0), (10**6, 497_500),
+                                      (4000, 1), (1, 1)])
+def test_log_binomial_encloses_arbs_log_gamma(k: int, j: int) -> None:
+    """The largest weight starts from ``log C(k, j)`` by mpmath's interval log-gamma; arb's
+    (python-flint, 400 bits) lies inside it, and the enclosure is tight (absolute
+    ``2^-(prec - 30)`` of ``k``: the logs are about ``k log 2``)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = 400
+    try:
+        exact = (flint.arb(k + 1).lgamma() - flint.arb(j + 1).lgamma()
+                 - flint.arb(k - j + 1).lgamma())
+        a_lo, a_hi = arb_ends(exact)
+    finally:
+        flint.ctx.prec = old
+    with working(iv):
+        enc = endpoints(kov15.log_binomial(iv, k, j))
+        bits = iv.prec
+    lo, hi = frac(enc.lo), frac(enc.hi)
+    assert lo <= a_lo and a_hi <= hi
+    assert hi - lo <= F(k + 1, 2 ** (bits - 30))
