@@ -135,6 +135,8 @@ def test_solver_start_at_zero() -> None:
         assert _first_piece(200, mp.mpf(1) / 5, mp.mpf(1) / 2, 100) > 0
         # log w_0 = -119.6 < limit = -37 - 108 ln 2 - ln 200 = -117.2 <= log w_1 = -114.5
         assert _first_piece(200, mp.mpf(1) / 5, mp.exp(-37), 100) == 0
+        # eps = 500: the largest weight is w_0 ~ 1 (above the limit), w_1 = 10 e^-500 below
+        assert _first_piece(10, mp.mpf(500), mp.mpf(10) ** -6, 100) == 0
 
 
 @covers("KOV15:Thm3.3-delta")
