@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import flint
 import pytest
@@ -89,6 +90,12 @@ def test_large_k_inverse_and_lattice(k: int) -> None:
     assert _scipy_delta(0.01, k, float(grid.lo) - 0.02) > 1e-6
 
 
+def _weight(k: int, j: int, eps: Any) -> Any:
+    """``C(k,j) p^(k-j) (1-p)^j = C(k,j) e^(-j eps) / (1 + e^-eps)^k``, the binomial exact, in
+    mpmath at the current precision."""
+    return math.comb(k, j) * mp.exp(-eps * j) / (1 + mp.exp(-eps)) ** k
+
+
 @covers("KOV15:Thm3.3-delta")
 @pytest.mark.parametrize(("k", "eps"), [(10, F(1, 100)), (4000, F(1, 50)), (4000, F(3)),
                                         (999, F(7, 10)), (10**6, F(1, 100)), (50, F(30))])
@@ -117,8 +124,7 @@ def test_solver_start_is_the_last_negligible_piece(k: int, eps: Fraction, target
         start = _first_piece(k, e, t, bits)
 
         def small(m: int) -> bool:
-            w = math.comb(k, m) * mp.exp(-e * m) / (1 + mp.exp(-e)) ** k
-            return bool(k * w < mp.mpf(2) ** -(bits + 8) * t)
+            return bool(k * _weight(k, m, e) < mp.mpf(2) ** -(bits + 8) * t)
 
         top = min(_largest_weight(k, e), (k - 1) // 2)
         assert start > 0 and small(start) and start < top and not small(start + 1)
@@ -184,8 +190,7 @@ def test_what_is_left_out_is_added_as_an_interval(monkeypatch: pytest.MonkeyPatc
     with mp.workdps(60):
         j = _largest_weight(k, to_ctx(mp, eps))
         e = to_ctx(mp, eps)
-        largest = math.comb(k, j) * mp.exp(-e * j) / (1 + mp.exp(-e)) ** k \
-            * -mp.expm1(to_ctx(mp, eps_g - (k - 2 * j) * eps))
+        largest = _weight(k, j, e) * -mp.expm1(to_ctx(mp, eps_g - (k - 2 * j) * eps))
     with working(iv):
         enc = endpoints(kov15._pure_sum(iv, *_lifted(iv)))
     with working(mp):
