@@ -73,7 +73,7 @@ def test_ids_follow_the_scheme() -> None:
         prefix, sep, number = r.id.partition(":")
         assert sep and number and prefix in (
             "RSWR23", "WRWR22", "LEC11", "RRUV16", "CL23",
-            "CKS20", "BW18", "KOV15", "BS16", "MIR17", "MV16",
+            "CKS20", "BW18", "KOV15", "BS16", "MIR17", "MV16", "MTZ19", "DPSGD",
         )
         assert r.status in ("stated", "corrected", "reconstructed")
         assert r.core.__doc__ and r.statement and r.title

@@ -37,6 +37,8 @@ SOURCES: dict[str, str] = {
     "BS16": "Bun, Steinke (2016): Concentrated differential privacy: simplifications, "
             "extensions, and lower bounds. TCC 2016; arXiv:1605.02065",
     "MIR17": "Mironov (2017): Rényi differential privacy. CSF 2017; arXiv:1702.07476",
+    "MTZ19": "Mironov, Talwar, Zhang (2019): Rényi differential privacy of the sampled "
+             "Gaussian mechanism. arXiv:1908.10530",
     "MV16": "Murtagh, Vadhan (2016): The complexity of computing the optimal composition of "
             "differential privacy. TCC 2016; arXiv:1507.03113",
 }

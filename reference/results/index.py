@@ -64,6 +64,7 @@ DEFINED_IN: dict[str, str] = {
     "LEC11:NameShame": "privacy_loss.lec11",
     "LEC11:RRLoss": "privacy_loss.lec11",
     "MIR17:RR-renyi": "conversions.mir17",
+    "MTZ19:rdp": "dpsgd.mtz19",
     "MV16:Thm1.5": "composition.mv16",
     "MV16:Thm1.5-delta": "composition.mv16",
     "RRUV16:Def2.1": "privacy_loss.rruv16",

@@ -1,0 +1,1 @@
+"""DP-SGD accounting: the Poisson-subsampled Gaussian mechanism and its composition."""
