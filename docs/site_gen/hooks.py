@@ -60,6 +60,7 @@ KNOWN: list[tuple[str, str, str]] = [
     ("Topics", "boundaries-brownian.md", "Boundaries and Brownian noise reduction"),
     ("Topics", "noise-reduction.md", "Noise reduction"),
     ("Topics", "target-charging.md", "Target charging"),
+    ("Topics", "dpsgd.md", "DP-SGD accounting"),
     ("Development", "architecture.md", "Architecture"),
     ("Development", "mutation-report.md", "Mutation testing report"),
 ]

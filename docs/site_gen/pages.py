@@ -44,7 +44,7 @@ TOPICS: dict[str, str] = {
     "odometers": "Odometers", "boundaries": "Time-uniform boundaries",
     "noise_reduction": "Noise reduction", "tct": "Target charging",
     "privacy_loss": "Privacy loss", "concentration": "Concentration",
-    "experiments": "Experiments",
+    "experiments": "Experiments", "dpsgd": "DP-SGD accounting",
 }
 
 _ARXIV = re.compile(r"arXiv:(\d{4}\.\d{4,5})")

@@ -52,6 +52,8 @@ DEFINED_IN: dict[str, str] = {
     "CL23:ThmB.4-tail": "tct.charging",
     "CL23:ThmI.1": "tct.selection",
     "CL23:ThmI.3": "tct.selection",
+    "DPSGD:delta-rdp": "dpsgd.rdp_accountant",
+    "DPSGD:eps-rdp": "dpsgd.rdp_accountant",
     "KOV15:Thm3.3": "composition.kov15",
     "KOV15:Thm3.3-delta": "composition.kov15",
     "KOV15:Thm3.3-grid": "composition.kov15_heterogeneous",

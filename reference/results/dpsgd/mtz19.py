@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 import mpmath
+from mpmath import iv, mp
 
 from reference.core.errors import DomainError
 from reference.core.model import result
@@ -136,6 +137,25 @@ def _integer_excess(ctx: Ctx, q: Fraction, s2: Fraction, n: int) -> MPF:
     return total
 
 
+def _z0(ctx: Ctx, q: Fraction, sigma: Fraction) -> MPF:
+    """``sigma^2 ln(1/q - 1) + 1/2``, where the two series split."""
+    return to_ctx(ctx, sigma * sigma) * log(ctx, to_ctx(ctx, (1 - q) / q)) + ctx.mpf(0.5)
+
+
+@lru_cache(maxsize=4096)
+def _left_tail(interval: bool, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF:
+    """``Phi((z0 - i)/sigma)``, which does not depend on alpha: cached, since the orders an
+    optimisation over alpha visits share it (``interval`` and ``prec`` name the context)."""
+    ctx = iv if interval else mp
+    with mpmath.workprec(prec):
+        old = ctx.prec
+        ctx.prec = prec
+        try:
+            return normal_sf(ctx, (i - _z0(ctx, q, sigma)) / to_ctx(ctx, sigma))
+        finally:
+            ctx.prec = old
+
+
 def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, count: int,
            binom: MPF) -> tuple[list[MPF], MPF]:
     """``|t_i + t'_i|`` for ``i = start .. start+count-1`` (see the module docstring), and
@@ -143,14 +163,17 @@ def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, 
     the sign of ``C(alpha, i)``, so the sum of their sizes is the size of their sum."""
     s2 = sigma * sigma
     ls = to_ctx(ctx, sigma)
-    log_q, log_1q = log(ctx, to_ctx(ctx, q)), log1p(ctx, -to_ctx(ctx, q))
-    z0 = to_ctx(ctx, s2) * log(ctx, to_ctx(ctx, (1 - q) / q)) + ctx.mpf(0.5)
+    # ln(1-q) from the exact 1 - q near 1 (q lifted first rounds 1 - 1e-300 to 1), by log1p
+    # near 0 (where 1 - q lifted would round to 1)
+    log_q = log(ctx, to_ctx(ctx, q))
+    log_1q = log1p(ctx, -to_ctx(ctx, q)) if q < Fraction(1, 2) else log(ctx, to_ctx(ctx, 1 - q))
+    z0 = _z0(ctx, q, sigma)
     out = []
     for i in range(start, start + count):
         j = alpha - i
         left = (to_ctx(ctx, j) * log_1q + i * log_q + to_ctx(ctx, Fraction(i * i - i) / (2 * s2)))
         right = (i * log_1q + to_ctx(ctx, j) * log_q + to_ctx(ctx, (j * j - j) / (2 * s2)))
-        size = abs(binom) * (exp(ctx, left) * normal_sf(ctx, (i - z0) / ls)
+        size = abs(binom) * (exp(ctx, left) * _left_tail(is_interval(ctx), ctx.prec, q, sigma, i)
                              + exp(ctx, right) * normal_sf(ctx, (z0 - to_ctx(ctx, j)) / ls))
         out.append(size)
         binom = binom * to_ctx(ctx, alpha - i) / (i + 1)
@@ -191,7 +214,8 @@ def _fractional_log_a(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction) -
     total = ctx.zero
     for t in head:
         total += t
-    need = ctx.prec + 4 + int(mpmath.mag(endpoints(first[0]).hi)) - max(
+    size = endpoints(first[0]).hi
+    need = ctx.prec + 4 + (int(mpmath.mag(size)) if size else -ctx.prec) - max(
         0, int(mpmath.mag(endpoints(total).lo)))
     n = max(1, -(-need * 1000 // 2543))
     d, weights = cvz_weights(n)
