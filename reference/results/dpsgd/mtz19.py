@@ -5,8 +5,9 @@ The sampled Gaussian mechanism (each record enters the sum with probability ``q`
 ``N(0, sigma^2)`` noise is added to a sum of sensitivity 1) under add/remove-one neighbours
 is dominated by the pair ``mu0 = N(0, sigma^2)``, ``mu = (1-q) N(0, sigma^2) + q N(1, sigma^2)``;
 its RDP of order ``alpha > 1`` is ``ln(A_alpha) / (alpha - 1)`` with
-``A_alpha = E_{z ~ mu0}[(mu(z)/mu0(z))^alpha]`` (MTZ19 Section 3, which also shows that the
-other direction, ``D_alpha(mu0 || mu)``, is never larger).
+``A_alpha = E_{z ~ mu0}[(mu(z)/mu0(z))^alpha]`` (MTZ19 Section 3; they also show that the
+other direction, ``D_alpha(mu0 || mu)``, is never larger, which the property tests check by
+quadrature).
 
 * Integer ``alpha`` (MTZ19 Sec. 3.3): ``A = sum_{i=0}^{alpha} C(alpha,i) (1-q)^(alpha-i) q^i
   e^((i^2-i)/(2 sigma^2))``, a finite sum.  Here it is evaluated as ``1 + sum_{i>=2} ...
