@@ -1,0 +1,96 @@
+"""Property tests of MTZ19:rdp at the edges its mutation run showed untested.
+
+Independent routes: the documented domain written as numbers (not the module's constants),
+the CVZ sum of ``1 - 1/2 + 1/3 - ...`` against ``ln 2`` and against the exact rational
+weighted sum, the Gaussian mechanism's ``alpha / (2 sigma^2)`` as ``q -> 1``, and the integer
+order's finite sum (no cancellation) next to a fractional order at huge sigma.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import frac
+from reference import DomainError, certified
+from reference.core.numeric import endpoints
+from reference.results import covers
+from reference.results.dpsgd.mtz19 import _tail, cvz_weights, sgm_rdp
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize(("sigma", "alpha", "ok"), [
+    (1, 10000, True), (1, 10001, False), (1, "255.5", True), (1, "256.5", False),
+    (10**6, "2.5", True), (10**6 + 1, "2.5", False), (10**6 + 1, 3, True),
+])
+def test_documented_limits(sigma: object, alpha: object, ok: bool) -> None:
+    """Orders up to 10000; fractional ones up to 256, and only with sigma <= 10^6 (the
+    docstring's numbers, written here, not read from the module)."""
+    if ok:
+        assert sgm_rdp(q="0.001", sigma=sigma, alpha=alpha) > 0
+    else:
+        with pytest.raises(DomainError, match="MTZ19:rdp"):
+            sgm_rdp(q="0.001", sigma=sigma, alpha=alpha)
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_cvz_tail_carries_its_error_bound(n: int) -> None:
+    """``1 - 1/2 + 1/3 - ... = ln 2``: with ``n`` terms the interval sum contains ``ln 2`` (its
+    ``[-a_0/d_n, a_0/d_n]`` is what reaches it: the weighted sum alone misses by far more
+    than its rounding), and the plain sum is the exact rational weighted sum."""
+    d, weights = cvz_weights(n)
+    sizes = [Fraction(1, k + 1) for k in range(n)]
+    exact_sum = sum((w * a for w, a in zip(weights, sizes, strict=True)), Fraction(0))
+    with mp.workdps(60):
+        ln2 = mp.log(2)
+        assert abs(exact_sum - frac(ln2)) > Fraction(1, 10**40)  # the bound is needed
+        iv.prec = mp.prec
+        enc = endpoints(_tail(iv, [iv.mpf(1) / (k + 1) for k in range(n)], weights, d))
+        assert enc.lo <= ln2 <= enc.hi
+        assert frac(enc.hi) - frac(enc.lo) <= Fraction(3, d)
+        plain = _tail(mp, [mp.mpf(1) / (k + 1) for k in range(n)], weights, d)
+        assert abs(frac(plain) - exact_sum) <= Fraction(1, 10**50)
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize("alpha", ["1.5", "2.5", "7.25"])
+def test_sampling_rate_next_to_one(alpha: str) -> None:
+    """``q = 1 - 10^-300`` at a fractional order: the Gaussian mechanism's ``alpha/(2 sigma^2)``
+    less about ``10^-300`` (nondecreasing in q), so within ``1e-40`` below it."""
+    q = 1 - Fraction(1, 10**300)
+    gauss = Fraction(alpha) / 2
+    enc = certified(sgm_rdp, q=q, sigma=1, alpha=alpha)
+    assert gauss - Fraction(1, 10**40) <= frac(enc.lo) <= frac(enc.hi) <= gauss + Fraction(
+        1, 10**45)
+    assert abs(frac(sgm_rdp(q=q, sigma=1, alpha=alpha)) - gauss) <= Fraction(1, 10**40)
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize(("q", "sigma", "alpha"), [("0.5", "0.2", "2.5"), ("0.3", "0.1", "3.5")])
+def test_tight_when_the_moment_is_huge(q: str, sigma: str, alpha: str) -> None:
+    """Small sigma: ``A`` is ``e^45`` and more, the tail's first term too; the number of CVZ
+    terms must follow their size (the enclosure stays 1e-45 wide, the plain value inside)."""
+    enc = certified(sgm_rdp, q=q, sigma=sigma, alpha=alpha)
+    value = frac(sgm_rdp(q=q, sigma=sigma, alpha=alpha))
+    lo, hi = frac(enc.lo), frac(enc.hi)
+    assert value > 10 and hi - lo <= value * Fraction(1, 10**45)
+    assert lo - value * Fraction(1, 10**48) <= value <= hi + value * Fraction(1, 10**48)
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize("sigma", ["1e3", "1e6"])
+@pytest.mark.parametrize("q", ["0.5", "0.001"])
+def test_huge_noise_fractional_meets_the_integer_sum(q: str, sigma: str) -> None:
+    """At ``alpha = 3 - 2^-200`` the series cancels to ``A - 1 ~ q^2/sigma^2``; the integer
+    order 3 (a sum of positive terms) differs by about ``2^-200`` relative: the guard bits must
+    keep the fractional value within 1e-45 of it."""
+    near = 3 - Fraction(1, 2**200)
+    at_three = frac(sgm_rdp(q=q, sigma=sigma, alpha=3))
+    enc = certified(sgm_rdp, q=q, sigma=sigma, alpha=near)
+    tol = at_three * Fraction(1, 10**45)
+    assert abs(frac(sgm_rdp(q=q, sigma=sigma, alpha=near)) - at_three) <= tol
+    assert frac(enc.lo) - tol <= at_three <= frac(enc.hi) + tol
+    assert frac(enc.hi) - frac(enc.lo) <= tol
