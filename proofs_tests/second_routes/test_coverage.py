@@ -45,6 +45,10 @@ NO_SECOND_ROUTE: dict[str, str] = {
     "WRWR22:Def2.2": "not yet routed: the excess of a loss over a bound (a definition)",
     "RSWR23:Sec7.1-doubling-run": "a simulation of the doubling schedule (an experiment)",
     "RSWR23:Sec7.2-accept": "not yet routed: a stopping condition solved in closed form",
+    "DPSGD:eps-rdp": _ROOT,
+    "DPSGD:delta-rdp": _ROOT,
+    "MTZ19:rdp": "not yet routed here: its independent routes (the finite sum in arb, arb's "
+                 "rigorous integral of the definition, quadrature) are in proofs_tests/dpsgd",
 }
 
 

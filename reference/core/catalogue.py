@@ -37,10 +37,9 @@ SOURCES: dict[str, str] = {
     "BS16": "Bun, Steinke (2016): Concentrated differential privacy: simplifications, "
             "extensions, and lower bounds. TCC 2016; arXiv:1605.02065",
     "MIR17": "Mironov (2017): Rényi differential privacy. CSF 2017; arXiv:1702.07476",
-    "DPSGD": "DP-SGD accounting (Abadi et al. 2016, Deep learning with differential privacy, "
-             "CCS 2016, arXiv:1607.00133): the Poisson-subsampled Gaussian mechanism composed "
-             "over steps; RDP by Mironov, Talwar, Zhang 2019 (arXiv:1908.10530), converted by "
-             "Canonne, Kamath, Steinke 2020 (arXiv:2004.00010) Proposition 12",
+    "DPSGD": "Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang (2016): Deep learning "
+             "with differential privacy. CCS 2016; arXiv:1607.00133 (DP-SGD, accounted here "
+             "by RDP: Mironov, Talwar, Zhang 2019 and Canonne, Kamath, Steinke 2020 Prop. 12)",
     "MTZ19": "Mironov, Talwar, Zhang (2019): Rényi differential privacy of the sampled "
              "Gaussian mechanism. arXiv:1908.10530",
     "MV16": "Murtagh, Vadhan (2016): The complexity of computing the optimal composition of "
