@@ -37,14 +37,15 @@ from reference.core.numeric import (
     MPF,
     Ctx,
     endpoints,
+    exact,
     exp,
     is_interval,
-    log,
     log1p,
     pos_part,
     to_ctx,
 )
 from reference.core.params import Param, count, nonneg, positive, unit_open
+from reference.results.conversions.cks20 import _log_inv
 from reference.results.dpsgd.mtz19 import log_moment
 
 #: Orders searched: every fractional order up to this (the RDP is evaluated there).
@@ -97,19 +98,6 @@ def _limits(values: Mapping[str, Any], where: str) -> None:
 _STEPS = count("steps", "1000", "number of steps (compositions)", hi=MAX_STEPS)
 
 
-def _frac(x: MPF) -> Fraction:
-    """The exact value of a finite mpf."""
-    man, exp2 = mpmath.mpf(x).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp2)
-
-
-def _log_inv(ctx: Ctx, delta: Fraction) -> MPF:
-    """``ln(1/delta)`` with full relative precision also for delta close to 1."""
-    if delta < Fraction(1, 2):
-        return -log(ctx, to_ctx(ctx, delta))
-    return -log1p(ctx, -to_ctx(ctx, 1 - delta))
-
-
 def _order_terms(ctx: Ctx, alpha: Fraction) -> MPF:
     """``-ln alpha - t ln(1 + 1/t)``, ``t = alpha - 1``: convex in alpha (``ln alpha`` as
     ``log1p(t)``: alpha lifted first would round ``1 + 2^-512`` to 1)."""
@@ -142,7 +130,7 @@ def _search(objective: Callable[[Fraction], MPF], top: Fraction) -> Fraction:
     ratio, start, end = (mpmath.sqrt(5) - 1) / 2, lo, hi
 
     def at(u: MPF) -> MPF:
-        return objective(1 + _frac(mpmath.exp(u)))
+        return objective(1 + exact(mpmath.exp(u), "order", "DPSGD"))
 
     a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
     fa, fb = at(a), at(b)
@@ -173,7 +161,7 @@ def _search(objective: Callable[[Fraction], MPF], top: Fraction) -> Fraction:
             u += move
             if abs(move) < mpmath.mpf(2) ** -(_SPACING + 12):
                 break
-    return min(1 + _frac(mpmath.exp(u)), top)
+    return min(1 + exact(mpmath.exp(u), "order", "DPSGD"), top)
 
 
 def _line_min(h0: MPF, slope: MPF, p0: Fraction, ends: tuple[Fraction, Fraction],
@@ -241,7 +229,8 @@ def _mix(hs: list[MPF], s01: MPF, s23: MPF, ps: list[Fraction], ratio: bool) -> 
     any combination lies below ``max`` of the two, hence below the function."""
     s0, s1 = endpoints(s01).mid, endpoints(s23).mid
     target = endpoints(hs[1] / to_ctx(iv, ps[1] - 1)).mid if ratio else mp.zero
-    lam = Fraction(1, 2) if s1 == s0 else _frac(min(max((s1 - target) / (s1 - s0), 0), 1))
+    share = Fraction(1, 2) if s1 == s0 else min(max((s1 - target) / (s1 - s0), 0), 1)
+    lam = exact(share, "lambda", "DPSGD")
     out = []
     for a in (ps[1], ps[2]):
         line = (to_ctx(iv, lam) * (hs[0] + s01 * to_ctx(iv, a - ps[0]))
