@@ -1,0 +1,309 @@
+"""The privacy-loss distribution of one step of DP-SGD on a grid, composed exactly.
+
+One step of the Poisson-subsampled Gaussian mechanism (sampling probability ``q``, noise
+multiplier ``sigma``, add/remove neighbours) is dominated by the pair ``P = (1-q) N(0, sigma^2)
++ q N(1, sigma^2)``, ``Q = N(0, sigma^2)`` ("remove") and the pair reversed ("add") (Zhu, Dong,
+Wang 2022, "Optimal accounting of differential privacy via characteristic function", AISTATS,
+arXiv:2106.08567, Sec. 5; Koskela, Jälkö, Honkela 2020, arXiv:1906.03049).  The privacy loss
+of the first pair is ``X = l(Z)``, ``l(z) = ln(1 - q + q e^((2z-1)/(2 sigma^2)))``, ``Z ~ P``;
+of the reversed one ``X = -l(Z)``, ``Z ~ Q``.  ``l`` is increasing and convex.
+
+**The discretisation (our construction, proved here).**  On the grid ``a_j = j h`` each
+``X`` in the bin ``[a_j, a_j + h]`` is rounded to ``Y = a_j + h`` with probability ``r_j`` and
+to ``a_j`` otherwise (``r_j`` one number per bin).  Then ``D = Y - X`` lies in ``[-h, h]``, the
+steps' ``D_i`` are independent, and by Hoeffding ``P(sum D_i - T mu < -s)`` and ``P(sum D_i -
+T mu > s)`` are at most ``eta = exp(-s^2 / (2 T h^2))``, where ``mu = E[D]`` is enclosed bin by
+bin: in ``z`` the bin is an interval, ``E[Z | bin]`` has a closed form (truncated normal
+moments), and by convexity ``E[X | bin]`` lies between ``l(E[Z | bin])`` (Jensen) and the chord
+of ``l`` over the bin at ``E[Z | bin]``; ``r_j`` is chosen from that enclosure.  So the composed
+loss ``S = sum X_i`` and ``S' = sum Y_i`` satisfy ``S' - T mu_hi - s <= S <= S' - T mu_lo + s``
+except with probability ``eta`` each.
+
+**The composition.**  The law of ``Y`` is a polynomial with coefficients ``floor(2^bits p_j)``
+(lower ends of interval enclosures); ``T``-fold convolution by repeated squaring in exact
+integers (python-flint's ``fmpz_poly``), each product floored back to ``bits`` bits and its
+negligible ends cut off.  The result ``r`` is below the law ``u`` of ``S'`` restricted to the
+event that no step left the tabulated range and no cut applied, entry by entry; so for every
+increasing ``f`` with values in ``[0, 1]``: ``sum r f <= E f(S') <= sum r f + (1 - mass(r))``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+from flint import arb, fmpz, fmpz_poly
+
+REMOVE, ADD = "remove", "add"
+#: Bits of the fractional part of ``r_j``.
+_R_BITS = 30
+
+
+@contextmanager
+def working_bits(bits: int) -> Iterator[None]:
+    """python-flint's (global) precision set to ``bits`` for the block, then restored."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def int_below(x: arb) -> int:
+    """An integer at most ``x``: the floor of its lower end."""
+    out = x.lower().floor().unique_fmpz()
+    if out is None:
+        raise ArithmeticError(f"no integer below {x}")
+    return int(out)
+
+
+def int_above(x: arb) -> int:
+    """An integer at least ``x``: the ceiling of its upper end."""
+    out = x.upper().ceil().unique_fmpz()
+    if out is None:
+        raise ArithmeticError(f"no integer above {x}")
+    return int(out)
+
+
+def _arb(x: Fraction | int) -> arb:
+    f = Fraction(x)
+    return arb(f.numerator) / f.denominator
+
+
+class _Law:
+    """Constants of one step's law, computed once (the per-bin loop is the hot path)."""
+
+    def __init__(self, q: Fraction, sigma: Fraction, direction: str) -> None:
+        self.q, self.qa = q, _arb(q)
+        self.log_q = self.qa.log()
+        self.sig = _arb(sigma)
+        self.sig2 = self.sig * self.sig
+        self.two_sig2 = 2 * self.sig2
+        self.root2 = arb(2).sqrt()
+        self.pdf_scale = self.sig / (2 * arb.pi()).sqrt()
+        self.sign = 1 if direction == REMOVE else -1
+        # the law of Z: (weight, mean) of its normal components, all with std sigma
+        if direction == ADD:
+            self.comps = [(arb(1), 0)]
+        else:
+            self.comps = [(_arb(1 - q), 0), (self.qa, 1)] if q < 1 else [(arb(1), 1)]
+
+    def loss(self, z: arb) -> arb:
+        """``l(z) = ln(1 - q + q e^((2z-1)/(2 sigma^2)))`` (``log1p``/``expm1``: full
+        relative precision for tiny ``q``)."""
+        w = (2 * z - 1) / self.two_sig2
+        return w if self.q == 1 else (self.qa * w.expm1()).log1p()
+
+    def loss_inverse(self, x: arb) -> arb | None:
+        """``z`` with ``l(z) = x``, or None when ``x <= ln(1 - q)`` (no ``z``: ``-inf``)."""
+        inner = x.expm1() + self.qa
+        if not inner > 0:
+            if inner < 0:
+                return None
+            raise ArithmeticError("a grid point is too close to ln(1 - q); raise the precision")
+        return self.sig2 * (inner.log() - self.log_q) + arb(1) / 2
+
+    def normal_at(self, z: arb | None) -> list[tuple[arb, arb]]:
+        """Per component ``(Phi(u), sigma phi(u))`` at ``u = (z - mean)/sigma`` (None:
+        ``-inf``)."""
+        if z is None:
+            return [(arb(0), arb(0))] * len(self.comps)
+        out = []
+        for _, mean in self.comps:
+            u = (z - mean) / self.sig
+            out.append(((-u / self.root2).erfc() / 2, (-(u * u) / 2).exp() * self.pdf_scale))
+        return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step's rounded privacy loss ``Y`` on the grid ``h Z``: ``poly``'s coefficient
+    ``i`` is ``floor(2^bits P(Y = (offset + i) h))`` (lower ends); ``E[Y - X]`` lies in
+    ``[bias_lo, bias_hi]``, ``E[(Y - X)^2] <= square`` and ``|Y - X| <= wide * h``."""
+
+    offset: int
+    poly: fmpz_poly
+    bias_lo: arb
+    bias_hi: arb
+    square: arb
+    wide: int
+    h: Fraction
+    bits: int
+
+
+def cut_width(tail: float) -> Fraction:
+    """The least integer ``c`` (at most 38) with a standard normal tail beyond ``c`` below
+    ``tail`` (the table reaches ``c`` standard deviations from the component means)."""
+    c = 1
+    while math.erfc(c / math.sqrt(2)) / 2 > tail and c < 38:
+        c += 1
+    return Fraction(c)
+
+
+def _grid(j0: int, j1: int, coarse_from: int | None, wide: int, up: bool) -> list[int]:
+    """Grid indices from ``j0`` to ``j1``: every one, except ``wide`` apart beyond
+    ``coarse_from`` (above it when ``up``, below it otherwise)."""
+    out, j = [j0], j0
+    while j < j1:
+        far = coarse_from is not None and (j >= coarse_from if up else j + wide <= coarse_from)
+        j = min(j + (wide if far else 1), j1)
+        out.append(j)
+    return out
+
+
+def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits: int,
+                cut: Fraction, wide: int = 1, sparse: float | None = None) -> Step:
+    """The rounded loss ``Y`` of one step (see the module docstring), tabulated for ``z``
+    within ``cut`` standard deviations of the component means (``z`` down to ``-inf`` when
+    ``q < 1``: the loss is bounded there).  Where the loss is beyond ``sparse`` (in the tail
+    of small probability: above it for "remove", below it for "add") the bins are ``wide``
+    grid steps wide: fewer evaluations, a little more variance."""
+    law = _Law(q, sigma, direction)
+    ha = _arb(h)
+    sign = law.sign
+    z_lo = None if q < 1 else -_arb(cut * sigma)
+    z_hi = _arb(cut * sigma + (1 if direction == REMOVE else 0))
+    x_at_lo = sign * (law.loss(z_lo) if z_lo is not None else (-law.qa).log1p())
+    x_at_hi = sign * law.loss(z_hi)
+    x_min, x_max = (x_at_lo, x_at_hi) if sign > 0 else (x_at_hi, x_at_lo)
+    j0, j1 = _grid_index(x_min / ha, below=True), _grid_index(x_max / ha, below=False)
+    split = None if sparse is None or wide == 1 else math.floor(sparse / float(h))
+    index = _grid(j0, j1, split, wide, sign > 0)
+    points: list[tuple[arb | None, arb, list[tuple[arb, arb]]]] = []
+    for j in index:
+        if j == j0 or j == j1:
+            z, x = (z_lo, x_at_lo) if (j == j0) == (sign > 0) else (z_hi, x_at_hi)
+        else:
+            x = j * ha
+            z = law.loss_inverse(sign * x)
+        points.append((z, x, law.normal_at(z)))
+    scale = arb(2) ** bits
+    coeffs = [0] * (j1 - j0 + 1)
+    bias_lo, bias_hi, square, mass = arb(0), arb(0), arb(0), arb(0)
+    one_r = arb(2) ** _R_BITS
+    for i in range(len(points) - 1):
+        a, n = index[i] * ha, index[i + 1] - index[i]
+        w = n * ha
+        lo_pt, hi_pt = (points[i], points[i + 1]) if sign > 0 else (points[i + 1], points[i])
+        p, m1 = arb(0), arb(0)
+        for k, (weight, mean) in enumerate(law.comps):
+            (f_lo, d_lo), (f_hi, d_hi) = lo_pt[2][k], hi_pt[2][k]
+            p += weight * (f_hi - f_lo)
+            m1 += weight * (mean * (f_hi - f_lo) + (d_lo - d_hi))
+        mass += p
+        if not p > 0:
+            bias_lo -= p.upper() * w
+            bias_hi += p.upper() * w
+            square += p.upper() * w * w
+            continue
+        zm = m1 / p
+        jensen = sign * law.loss(zm)
+        if lo_pt[0] is None:
+            chord = hi_pt[1]
+        else:
+            zl, zh = lo_pt[0], hi_pt[0]
+            assert zh is not None
+            chord = lo_pt[1] + (hi_pt[1] - lo_pt[1]) * (zm - zl) / (zh - zl)
+        ex = jensen.union(chord)  # E[X | bin]
+        frac = float(((ex.mid() - a) / w).mid())  # any r in [0, 1] is valid; this one is near
+        r = math.floor(frac * 2**_R_BITS) if math.isfinite(frac) else 2 ** (_R_BITS - 1)
+        rr = arb(min(max(r, 0), 2**_R_BITS)) / one_r  # the unbiased rounding
+        to_up = p * rr
+        j = index[i] - j0
+        coeffs[j] += int_below((p - to_up).lower() * scale)
+        coeffs[j + n] += int_below(to_up.lower() * scale)
+        shift = a + w * rr
+        bias_lo += (p * (shift - ex.upper())).lower()
+        bias_hi += (p * (shift - ex.lower())).upper()
+        # E[D^2 | bin] = r E(w - U)^2 + (1 - r) E U^2 <= r w^2 - 2 r w E U + w E U, U = X - a
+        u_lo = (ex.lower() - a).nonnegative_part()
+        u_hi = ex.upper() - a
+        square += (p.upper() * (rr * w * w - 2 * rr * w * u_lo + w * u_hi)).upper()
+    out = (1 - mass).upper()
+    wmax = max(index[i + 1] - index[i] for i in range(len(index) - 1))
+    return Step(j0, fmpz_poly([max(c, 0) for c in coeffs]), (bias_lo - out * wmax * ha).lower(),
+                (bias_hi + out * wmax * ha).upper(), (square + out * (wmax * ha) ** 2).upper(),
+                wmax, h, bits)
+
+
+def _grid_index(y: arb, below: bool) -> int:
+    """``floor(y)`` (below) or ``ceil(y)``, proved: the integer is strictly on the required
+    side of ``y``."""
+    j = int_below(y.mid()) + (0 if below else 1)
+    for cand in (j - 1, j, j + 1) if below else (j + 1, j, j - 1):
+        if (below and arb(cand) < y and not arb(cand + 1) < y) or (
+                not below and arb(cand) > y and not arb(cand - 1) > y):
+            return cand
+    raise ArithmeticError("a grid point is too close to the end of the range; raise the precision")
+
+
+def _cut(poly: fmpz_poly, units: int) -> tuple[fmpz_poly, int]:
+    """Drop the longest low and high ends of total (integer) mass at most ``units`` each;
+    return the rest and how many low coefficients went.  The ends are short, so each is
+    found by a doubling search from its side (cost proportional to the end's length)."""
+    n = poly.length()
+
+    def low(k: int) -> bool:  # the k lowest coefficients sum to at most units
+        return int(poly.truncate(k)(1)) <= units
+
+    def high(k: int) -> bool:  # the k highest coefficients sum to at most units
+        return int(poly.right_shift(n - k)(1)) <= units
+    k_low = _longest(low, n)
+    k_high = _longest(high, n - k_low)
+    kept = poly.truncate(n - k_high)
+    return (kept.right_shift(k_low) if k_low else kept), k_low
+
+
+def _longest(ok: Callable[[int], bool], n: int) -> int:
+    """The largest ``k <= n`` with ``ok(k)`` (``ok`` monotone, ``ok(0)`` true)."""
+    good, step = 0, 1
+    while good + step <= n and ok(good + step):
+        good, step = good + step, 2 * step
+    bad = min(good + step, n + 1)
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+def compose(step: Step, steps: int, cut_units: int) -> tuple[int, fmpz_poly]:
+    """``(offset, r)``: the ``steps``-fold convolution of ``step``'s law, floored to
+    ``step.bits`` bits after each product, ends of mass ``cut_units / 2^bits`` cut."""
+    scale = fmpz(2) ** step.bits
+    acc: tuple[int, fmpz_poly] | None = None
+    base = (step.offset, step.poly)
+    k = steps
+    while k:
+        if k & 1:
+            if acc is None:
+                acc = base
+            else:
+                poly, dropped = _cut((acc[1] * base[1]) // scale, cut_units)
+                acc = (acc[0] + base[0] + dropped, poly)
+        k >>= 1
+        if k:
+            poly, dropped = _cut((base[1] * base[1]) // scale, cut_units)
+            base = (2 * base[0] + dropped, poly)
+    assert acc is not None
+    return acc
+
+
+def delta_at(offset: int, poly: fmpz_poly, h: Fraction, bits: int, index: int) -> arb:
+    """``sum_i r_i (1 - e^(s - s_i))_+`` at ``s = index h`` (``s_i = (offset + i) h``):
+    the hockey-stick divergence of the tabulated law at ``e^s`` (a ball)."""
+    k = max(index - offset + 1, 0)
+    tail = poly.right_shift(k) if k else poly
+    if tail.length() == 0:
+        return arb(0)
+    w = (-_arb(h)).exp()
+    gap = offset + k - index  # s_{k} - s in grid steps, >= 1
+    b = tail(w) * (-_arb(h * gap)).exp()
+    return (arb(int(tail(1))) - b) / arb(2) ** bits
