@@ -52,6 +52,7 @@ KNOWN: list[tuple[str, str, str]] = [
     ("", "index.md", "Home"),
     ("Using the oracle", "audit-a-claim.md", "Audit a published claim"),
     ("Using the oracle", "claims.md", "Claims files"),
+    ("Using the oracle", "deployments.md", "Audited deployments"),
     ("Using the oracle", "testing-your-library.md", "Test your library against the oracle"),
     ("Using the oracle", "conformance-report.md", "Conformance report"),
     ("Using the oracle", "numeric-contract.md", "The numeric contract"),

@@ -359,8 +359,10 @@ def claims_markdown(by_id: dict[str, Result[Any]]) -> str:
                                                                  "undecided")}
     unexpected = [o.claim.id for o in outcomes if o.unexpected]
     lines = ["# The shipped claims", "",
-             f"The {len(outcomes)} numeric claims of the source documents shipped in "
-             "`reference/audit/claims/*.toml`, audited while this page was built "
+             f"The {len(outcomes)} numeric claims shipped in "
+             "`reference/tools/audit/claims/*.toml` (those of the source documents, and "
+             "[parameters published by real deployments](../deployments.md)), audited while "
+             "this page was built "
              f"({counts['holds']} hold, {counts['violated']} violated, {counts['undecided']} "
              f"undecided; unexpected violations: {', '.join(unexpected) or 'none'}). "
              "`python -m reference audit` repeats the audit; "

@@ -132,13 +132,13 @@ def parse_claims(text: str, origin: str = "<claims>") -> list[Claim]:
 
 
 def load_claims(path: str | Path | None = None) -> list[Claim]:
-    """Claims from ``path``, or all claims files shipped in ``reference/audit/claims/``."""
+    """Claims from ``path``, or all claims files shipped in ``reference/tools/audit/claims/``."""
     if path is None:
         claims: list[Claim] = []
         folder = resources.files("reference.tools.audit").joinpath("claims")
         for item in sorted(folder.iterdir(), key=lambda f: f.name):
             if item.name.endswith(".toml"):
-                origin = f"reference/audit/claims/{item.name}"
+                origin = f"reference/tools/audit/claims/{item.name}"
                 claims += parse_claims(item.read_text("utf-8"), origin)
         ids = [c.id for c in claims]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
