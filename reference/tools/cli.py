@@ -1,5 +1,5 @@
 """Command line: ``python -m reference {catalog, value, audit, errata, experiment,
-conformance, bench}``.
+conformance, bench, prove, check, vectors}``.
 
 This interface is a public contract (other tools script against it): keep command
 names, options and JSON keys stable.
@@ -202,6 +202,12 @@ def _check(args: argparse.Namespace) -> int:
     return prove.run_check(args)
 
 
+def _vectors(args: argparse.Namespace) -> int:
+    from reference.tools import vectors  # lazy: evaluates the whole table
+
+    return vectors.run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m reference",
                                  description="Reference implementation of DP accounting.")
@@ -250,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="re-verify proof certificates with python-flint")
     p.add_argument("files", nargs="*", metavar="CERT.json", help="default: the shipped ones")
     p.set_defaults(func=_check)
+    p = sub.add_parser("vectors", help="write the JSON test vectors for other languages")
+    p.add_argument("path", nargs="?", default=None, metavar="FILE",
+                   help="default: vectors/vectors.json of the source checkout")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 if FILE is not what it would be regenerated as")
+    p.set_defaults(func=_vectors)
     return ap
 
 
