@@ -92,6 +92,8 @@ CASES: tuple[tuple[str, dict[str, str]], ...] = (
     ("MTZ19:rdp", {"q": "0", "sigma": "1", "alpha": "10"}),
     ("DPSGD:eps-rdp", {"q": "0.01", "sigma": "1", "steps": "10000", "delta": "1e-5"}),
     ("DPSGD:delta-rdp", {"q": "0.02", "sigma": "2", "steps": "100", "eps": "1"}),
+    ("DPSGD:eps", {"q": "0.01", "sigma": "1", "steps": "100", "delta": "1e-5"}),
+    ("DPSGD:delta", {"q": "0.1", "sigma": "1", "steps": "10", "eps": "0.5"}),
 )
 
 def package_version() -> str:
