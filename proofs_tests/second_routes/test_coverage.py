@@ -47,6 +47,10 @@ NO_SECOND_ROUTE: dict[str, str] = {
     "RSWR23:Sec7.2-accept": "not yet routed: a stopping condition solved in closed form",
     "DPSGD:eps-rdp": _ROOT,
     "DPSGD:delta-rdp": _ROOT,
+    "DPSGD:eps": "a bracket from a composed grid law, not a formula; its independent routes "
+                 "(closed forms at one step and at q = 1, quadrature at two steps, the RDP "
+                 "route, dp-accounting, sampling) are in proofs_tests/dpsgd and stats_tests/dpsgd",
+    "DPSGD:delta": "a bracket from a composed grid law (as DPSGD:eps)",
     "MTZ19:rdp": "not yet routed here: its independent routes (the finite sum in arb, arb's "
                  "rigorous integral of the definition, quadrature) are in proofs_tests/dpsgd",
 }
