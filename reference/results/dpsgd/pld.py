@@ -60,7 +60,6 @@ ABS_WIDTH = Fraction(1, 100)
 MIN_SIGMA, MAX_SIGMA = Fraction(1, 2), Fraction(100)
 MIN_DELTA = Fraction(1, 10**12)
 MAX_STEPS = 10**5
-MAX_EPS = Fraction(1000)
 
 Triple = tuple[Fraction, Fraction, Fraction]
 

@@ -9,15 +9,18 @@ of the first pair is ``X = l(Z)``, ``l(z) = ln(1 - q + q e^((2z-1)/(2 sigma^2)))
 of the reversed one ``X = -l(Z)``, ``Z ~ Q``.  ``l`` is increasing and convex.
 
 **The discretisation (our construction, proved here).**  On the grid ``a_j = j h`` each
-``X`` in the bin ``[a_j, a_j + h]`` is rounded to ``Y = a_j + h`` with probability ``r_j`` and
-to ``a_j`` otherwise (``r_j`` one number per bin).  Then ``D = Y - X`` lies in ``[-h, h]``, the
-steps' ``D_i`` are independent, and by Hoeffding ``P(sum D_i - T mu < -s)`` and ``P(sum D_i -
-T mu > s)`` are at most ``eta = exp(-s^2 / (2 T h^2))``, where ``mu = E[D]`` is enclosed bin by
-bin: in ``z`` the bin is an interval, ``E[Z | bin]`` has a closed form (truncated normal
-moments), and by convexity ``E[X | bin]`` lies between ``l(E[Z | bin])`` (Jensen) and the chord
-of ``l`` over the bin at ``E[Z | bin]``; ``r_j`` is chosen from that enclosure.  So the composed
-loss ``S = sum X_i`` and ``S' = sum Y_i`` satisfy ``S' - T mu_hi - s <= S <= S' - T mu_lo + s``
-except with probability ``eta`` each.
+``X`` in a bin ``[a, a + w]`` (``w`` is ``h``, or a few ``h`` in the tail of small
+probability) is rounded to ``Y = a + w`` with probability ``r`` and to ``a`` otherwise (``r``
+one number per bin).  Then ``D = Y - X`` lies in ``[-w, w]``, the steps' ``D_i`` are
+independent, and by Bernstein's inequality ``P(sum D_i - T mu < -s)`` and ``P(sum D_i - T mu
+> s)`` are at most ``eta = exp(-s^2 / (2 (T v + b s / 3)))``, ``b`` a bound on ``|D - mu|``,
+``v >= E D^2``.  ``mu = E[D]`` is enclosed bin by bin: in ``z`` the bin is an interval,
+``E[Z | bin]`` has a closed form (truncated normal moments), and by convexity ``E[X | bin]``
+lies between ``l(E[Z | bin])`` (Jensen) and the chord of ``l`` over the bin at ``E[Z | bin]``
+(signs swapped for the add direction); ``r`` is chosen from that enclosure, and ``E[D^2 |
+bin] = r E(w - U)^2 + (1 - r) E U^2 <= r w^2 - 2 r w E U + w E U`` (``U = X - a`` in ``[0,
+w]``).  So the composed loss ``S = sum X_i`` and ``S' = sum Y_i`` satisfy ``S' - T mu_hi - s
+<= S <= S' - T mu_lo + s`` except with probability ``eta`` each.
 
 **The composition.**  The law of ``Y`` is a polynomial with coefficients ``floor(2^bits p_j)``
 (lower ends of interval enclosures); ``T``-fold convolution by repeated squaring in exact
