@@ -74,10 +74,12 @@ class _Composed:
     """One direction's composed grid law and its error terms."""
 
     def __init__(self, q: Fraction, sigma: Fraction, steps: int, direction: str,
-                 grid: _Grid, bits: int, tail: float) -> None:
-        step = single_step(q, sigma, direction, grid.h, bits, cut_width(tail), grid.wide,
+                 grid: _Grid, bits: int, budget: float) -> None:
+        # mass given up, out of the bracket's delta: 2^-13 by the table's ends over all
+        # steps, 2^-12 by the cuts of the composition (at most 4 per bit of steps)
+        step = single_step(q, sigma, direction, grid.h, bits, _cut(budget, steps), grid.wide,
                            grid.sparse(q, sigma, direction))
-        self.offset, self.poly = compose(step, steps, max(int(tail * 2.0**bits), 1))
+        self.offset, self.poly = compose(step, steps, Fraction(budget) / 2**12)
         self.step, self.steps, self.bits = step, steps, bits
         self.h = arb(grid.h.numerator) / grid.h.denominator
         self.deficit = (1 - arb(int(self.poly(1))) / arb(2) ** bits).upper()
@@ -154,6 +156,12 @@ def _delta_triple(c: _Composed, eps: Fraction) -> Triple:
     return lo, min(max(est, lo), hi), hi
 
 
+def _cut(budget: float, steps: int) -> Fraction:
+    """Standard deviations tabulated: the mass beyond, over all steps, is below ``budget
+    2^-13``."""
+    return cut_width(budget / steps / 2**13)
+
+
 def _float_loss(q: float, s2: float, z: float) -> float:
     w = (2 * z - 1) / (2 * s2)
     return w if q == 1 else math.log1p(q * math.expm1(w))
@@ -227,8 +235,7 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
     small = x if kind == "eps" else Fraction(1, 2**40)  # the delta resolved
 
     def sizes(d: Fraction) -> tuple[int, float, Fraction]:
-        tail = float(d) / steps / 2**20
-        return 64 + math.ceil(math.log2(1 / d)), tail, cut_width(tail)
+        return 64 + math.ceil(math.log2(1 / d)), float(d), _cut(float(d), steps)
     bits, tail, cut = sizes(small)
     with working_bits(bits + 48):
         coarse = _plan(q, sigma, steps, cut, 64 * float(ABS_WIDTH), 20.0)

@@ -277,23 +277,30 @@ def _longest(ok: Callable[[int], bool], n: int) -> int:
     return good
 
 
-def compose(step: Step, steps: int, cut_units: int) -> tuple[int, fmpz_poly]:
-    """``(offset, r)``: the ``steps``-fold convolution of ``step``'s law, floored to
-    ``step.bits`` bits after each product, ends of mass ``cut_units / 2^bits`` cut."""
+def compose(step: Step, steps: int, budget: Fraction) -> tuple[int, fmpz_poly]:
+    """``(offset, r)``: the ``steps``-fold convolution of ``step``'s law by repeated
+    squaring, floored to ``step.bits`` bits after each product, with negligible ends cut.
+
+    What a cut drops from a block of ``n`` steps is lost again in every block built from it:
+    up to ``2 steps / n`` times in the result.  So each end of a block of ``n`` steps may
+    drop ``budget n / (6 L steps)`` (``L`` the bit length of ``steps``): the cuts together
+    drop at most about ``budget`` (``2 L`` squarings' and ``L`` products' two ends)."""
     scale = fmpz(2) ** step.bits
+    per_step = budget * 2**step.bits / (6 * steps.bit_length() * steps)
     acc: tuple[int, fmpz_poly] | None = None
-    base = (step.offset, step.poly)
+    base, size = (step.offset, step.poly), 1
     k = steps
     while k:
         if k & 1:
             if acc is None:
                 acc = base
             else:
-                poly, dropped = _cut((acc[1] * base[1]) // scale, cut_units)
+                poly, dropped = _cut((acc[1] * base[1]) // scale, int(per_step * steps))
                 acc = (acc[0] + base[0] + dropped, poly)
         k >>= 1
         if k:
-            poly, dropped = _cut((base[1] * base[1]) // scale, cut_units)
+            size *= 2
+            poly, dropped = _cut((base[1] * base[1]) // scale, int(per_step * size))
             base = (2 * base[0] + dropped, poly)
     assert acc is not None
     return acc
