@@ -245,16 +245,17 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
         small = max(min(rough[1], Fraction(1, 2)), small)
         bits, tail, cut = sizes(small)
     with working_bits(bits + 48):
-        eps = float(rough[1] if kind == "eps" else x)
-        grid = _plan(q, sigma, steps, cut, max(float(WIDTH) * eps, float(ABS_WIDTH)),
-                     math.log(64 / float(small)))
+        width = max(float(WIDTH) * float(rough[1] if kind == "eps" else x), float(ABS_WIDTH))
+        big_l = math.log(64 / float(small))
+        grid = _plan(q, sigma, steps, cut, width, big_l)
         if grid.h >= coarse.h and first.bits == bits:  # the coarse pass is fine enough
             grid = coarse
         fine = first if grid is coarse else _Composed(q, sigma, steps, REMOVE, grid, bits, tail)
         out = triple(fine, x)
-        if q < 1:
-            add = triple(_Composed(q, sigma, steps, ADD, coarse, first.bits, tail), x)
-            if add[2] > out[0] and grid is not coarse:
+        if q < 1:  # the add direction: first on a grid 4 times coarser
+            rough_grid = _plan(q, sigma, steps, cut, 4 * width, big_l)
+            add = triple(_Composed(q, sigma, steps, ADD, rough_grid, bits, tail), x)
+            if add[2] > out[0] and grid.h < rough_grid.h:
                 add = triple(_Composed(q, sigma, steps, ADD, grid, bits, tail), x)
             out = (max(out[0], add[0]), max(out[1], add[1]), max(out[2], add[2]))
     return out
