@@ -229,7 +229,8 @@ def test_cli_writes_both_files_and_exits_zero(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """UNSOUND findings do not change the exit status (they are results)."""
     monkeypatch.setattr(cli, "by_name", lambda name: Fake())
-    monkeypatch.setattr(cli, "run_harness", lambda adapters: harness.run(adapters, CASES))
+    monkeypatch.setattr(cli, "run_harness",
+                        lambda adapters, quick=False: harness.run(adapters, CASES))
     args = argparse.Namespace(library="fake", json=False, out=str(tmp_path / "r"))
     assert cli.run(args) == 0
     md = (tmp_path / "r" / "report.md").read_text()
@@ -243,7 +244,7 @@ def test_cli_unknown_library() -> None:
     with pytest.raises(KeyError):
         by_name("nope")
     assert by_name("dp_accounting").name == "dp-accounting"
-    assert len({a.name for a in ADAPTERS}) == 6
+    assert len({a.name for a in ADAPTERS}) == 7
 
 
 def test_filter_reference_counts_match_anchors() -> None:

@@ -226,7 +226,7 @@ def test_committed_snapshot_table_is_complete_and_linked() -> None:
     assert re.search(r"^Generated on \d{4}-\d\d-\d\d \(UTC\)", text, re.M)
     cells = table_cells(text)
     libraries = {lib for lib, _cap in cells}
-    assert len(libraries) == 6 and {cap for _lib, cap in cells} >= set(CAPABILITIES)
+    assert len(libraries) == 7 and {cap for _lib, cap in cells} >= set(CAPABILITIES)
     assert len(cells) == len(libraries) * len({cap for _lib, cap in cells})
     assert broken_links(text) == []
     unsound = text.split("### Unsound\n", 1)[1].split("###", 1)[0]

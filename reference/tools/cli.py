@@ -238,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_experiment)
     p = sub.add_parser("conformance", help="judge other DP libraries against the oracle")
     p.add_argument("--library", default=None, help="only this library (default: all installed)")
+    p.add_argument("--quick", action="store_true",
+                   help="two DP-SGD cases instead of the 45-case DP-SGD grid (minutes)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--out", default=None, help="folder for report.md and report.json")
     p.set_defaults(func=_conformance)

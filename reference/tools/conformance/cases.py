@@ -8,9 +8,9 @@ delta = 0 for autodp).
 
 >>> caps = sorted({c.capability for c in grid()})
 >>> caps  # doctest: +NORMALIZE_WHITESPACE
-['advanced-composition', 'composition-delta0', 'filter', 'gaussian-curve',
- 'heterogeneous-composition', 'mixture-boundary', 'odometer', 'optimal-composition',
- 'zcdp-to-dp']
+['advanced-composition', 'composition-delta0', 'dpsgd', 'dpsgd-issues', 'filter',
+ 'gaussian-curve', 'heterogeneous-composition', 'mixture-boundary', 'odometer',
+ 'optimal-composition', 'zcdp-to-dp']
 >>> len({c.id for c in grid()}) == len(grid())
 True
 """
@@ -22,6 +22,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from reference.tools.conformance import dpsgd_cases
 from reference.tools.conformance import references as ref
 from reference.tools.conformance.model import Adaptivity, Case
 
@@ -44,6 +45,8 @@ CAPABILITIES: dict[str, str] = {
               "rounds admitted, against proven filters (RRUV16 Thm 3.4/5.1, RSWR23 Thm 2) "
               "and the fixed-parameter optimum",
     "odometer": "a zCDP odometer over Gaussian rounds: reported rho against the exact sum",
+    dpsgd_cases.CAPABILITY: dpsgd_cases.DESCRIPTION,
+    dpsgd_cases.ISSUES: dpsgd_cases.ISSUES_DESCRIPTION,
 }
 
 ZCDP_POINTS = [(0.01, 1e-6), (0.1, 1e-6), (1.0, 1e-6), (1.3527, 1e-6), (0.01, 1e-9),
@@ -78,8 +81,9 @@ def filter_limit(eps0: float, eps_g: float) -> int:
     return int(ratio * ratio / 4 + 2 * ratio) + 10
 
 
-def grid() -> list[Case]:
-    """All cases, in report order (references are computed lazily, once)."""
+def grid(quick: bool = False) -> list[Case]:
+    """All cases, in report order (references are computed lazily, once); ``quick``: only
+    the two-case DP-SGD subset (:func:`dpsgd_cases.quick`) and none of its issue cases."""
     cases: list[Case] = []
     for rho, delta in ZCDP_POINTS:
         cases.append(Case("zcdp-to-dp", f"rho={_g(rho)},delta={_g(delta)}",
@@ -124,7 +128,9 @@ def grid() -> list[Case]:
             f"sigmas={_g(scales[0])}x{len(scales)}"
         cases.append(Case("odometer", label, {"sigmas": list(scales)}, Adaptivity.FULLY_ADAPTIVE,
                           partial(ref.zcdp_odometer, rhos)))
-    return cases
+    if quick:
+        return cases + dpsgd_cases.quick()
+    return cases + dpsgd_cases.grid() + dpsgd_cases.issues()
 
 
 def groups(eps: list[float]) -> list[tuple[float, int]]:

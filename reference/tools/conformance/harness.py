@@ -112,13 +112,17 @@ def run_method(adapter: Adapter, version: str, method: Method, case: Case) -> Ou
                        theorem=method.theorem.name, seconds=time.perf_counter() - start,
                        measure=method.measure)
     seconds = time.perf_counter() - start
+    ref_start = time.perf_counter()
     ref = case.reference()
+    ref_seconds = time.perf_counter() - ref_start
     text, ids = reference_text(ref)
     verdict, tight, detail = judge(method, case, value, ref)
     return Outcome(adapter.name, version, case.capability, case.label, method.api, verdict,
                    value=value, reference=text, reference_ids=ids, tight_to=tight,
                    detail=detail, theorem=method.theorem.name, seconds=seconds,
-                   formula=formula_check(method, case, value), measure=method.measure)
+                   formula=formula_check(method, case, value), measure=method.measure,
+                   loose=ref.loose if isinstance(ref, Reference) else None,
+                   short=method.short, ref_seconds=ref_seconds)
 
 
 def formula_check(method: Method, case: Case, value: float | int) -> str:
@@ -145,12 +149,13 @@ def status(adapter: Adapter) -> LibraryStatus:
 
 
 def run(adapters: Iterable[Adapter] | None = None, cases: list[Case] | None = None,
-        keep: Callable[[Case], bool] | None = None) -> Run:
-    """Run ``adapters`` (default: all) on ``cases`` (default: the grid, filtered by keep)."""
+        keep: Callable[[Case], bool] | None = None, quick: bool = False) -> Run:
+    """Run ``adapters`` (default: all) on ``cases`` (default: the grid, or with ``quick`` its
+    short DP-SGD variant, filtered by keep)."""
     start = time.perf_counter()
     out = Run()
     chosen = list(ADAPTERS if adapters is None else adapters)
-    all_cases = grid() if cases is None else cases
+    all_cases = grid(quick) if cases is None else cases
     selected = [c for c in all_cases if keep is None or keep(c)]
     for adapter in chosen:
         st = status(adapter)
@@ -165,6 +170,8 @@ def run(adapters: Iterable[Adapter] | None = None, cases: list[Case] | None = No
                     continue
                 if method.applies is not None and not method.applies(case.params):
                     continue
+                if case.params.get("library", adapter.name) != adapter.name:
+                    continue  # an issue-tracker case is run by its own library only
                 out.outcomes.append(run_method(adapter, st.version, method, case))
     out.seconds = time.perf_counter() - start
     return out

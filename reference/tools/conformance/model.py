@@ -117,7 +117,10 @@ class Reference:
     ``valid.hi`` is sound); ``floor`` encloses a proven lower limit of the true value (a
     value below ``floor.lo`` is unsound).  For an exact reference both are the same
     enclosure.  ``slack`` (relative) widens both, for inputs the library re-derives in
-    floating point before using them (documented per case).
+    floating point before using them (documented per case).  ``bracket``: ``valid`` is a
+    certified bracket ``[lo, hi]`` of the true value (not a point), so a value's excess is
+    measured from ``hi``, the least value proven valid; ``loose`` replaces the report's
+    default looseness threshold for this reference (relative excess).
     """
 
     valid: Interval | None
@@ -126,6 +129,8 @@ class Reference:
     floor_id: str | None
     slack: float = 0.0
     note: str = ""
+    bracket: bool = False
+    loose: float | None = None
 
     @property
     def exact(self) -> bool:
@@ -186,6 +191,7 @@ class Method:
     implements: str = ""   # the formula it implements, in words (and an id when we have one)
     applies: Callable[[Mapping[str, Any]], bool] | None = None
     formula: Formula | None = None
+    short: str = ""        # a column name in a pivot table (the DP-SGD table)
 
 
 @dataclass(frozen=True)
@@ -207,3 +213,6 @@ class Outcome:
     seconds: float = 0.0
     formula: str = ""            # the value against the formula it implements, as text
     measure: Measure = Measure.UPPER  # what the value is (an upper bound, or a count)
+    loose: float | None = None   # the looseness threshold of its reference (None: default)
+    short: str = ""              # the method's column name in a pivot table
+    ref_seconds: float = 0.0     # time to compute the reference (0 when cached)

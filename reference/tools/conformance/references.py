@@ -10,6 +10,7 @@ Enclosures are cached per (id, inputs): several libraries share one grid.
 from __future__ import annotations
 
 import functools
+import time
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +32,8 @@ HETEROGENEOUS = "MV16:Thm1.5"
 BASIC = "RRUV16:Thm2.9"
 MIXTURE = "WRWR22:Thm3.6-mixture"
 ZCDP_SUM = "RSWR23:Lem2.4"
+DPSGD_EXACT = "DPSGD:eps"
+DPSGD_RDP = "DPSGD:eps-rdp"
 
 
 def registered(rid: str) -> bool:
@@ -125,6 +128,29 @@ def zcdp_odometer(rhos: list[Fraction]) -> Reference:
     """Exact: composed Gaussians of levels rho_i are exactly (sum rho_i)-zCDP."""
     enc = enclosure(ZCDP_SUM, "rho", rho=rhos)
     return Reference(enc, enc, ZCDP_SUM, ZCDP_SUM)
+
+
+def dpsgd(q: float, sigma: float, steps: int, delta: float, loose: float) -> Reference:
+    """Exact, bracketed: the optimal epsilon of ``steps`` steps of the Poisson-subsampled
+    Gaussian mechanism (add/remove), ``DPSGD:eps``'s certified ``[lo, hi]`` (about 1%
+    wide).  A value below ``lo`` is unsound; at least ``hi``, sound (excess from ``hi``)."""
+    start = time.perf_counter()
+    enc = enclosure(DPSGD_EXACT, q=q, sigma=sigma, steps=steps, delta=delta)
+    rid = DPSGD_EXACT if enc is not None else None
+    return Reference(enc, enc, rid, rid, bracket=True, loose=loose,
+                     note=f"bracket computed in {time.perf_counter() - start:.1f} s")
+
+
+def dpsgd_below_domain(q: float, sigma: float, steps: int, delta: float, floor_delta: float,
+                       loose: float) -> Reference:
+    """For ``delta`` below ``DPSGD:eps``'s domain: the floor is the bracket's ``lo`` at the
+    larger ``floor_delta`` (the optimal epsilon does not increase with delta), the valid
+    bound ``DPSGD:eps-rdp`` at ``delta`` itself (an upper bound on the exact epsilon)."""
+    floor = enclosure(DPSGD_EXACT, q=q, sigma=sigma, steps=steps, delta=floor_delta)
+    valid = enclosure(DPSGD_RDP, q=q, sigma=sigma, steps=steps, delta=delta)
+    return Reference(valid, floor, DPSGD_RDP if valid is not None else None,
+                     f"{DPSGD_EXACT} at delta={floor_delta:g}" if floor is not None else None,
+                     loose=loose, note="eps(delta) is non-increasing in delta")
 
 
 # ---- filters ------------------------------------------------------------------------

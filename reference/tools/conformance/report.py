@@ -17,6 +17,7 @@ from typing import Any
 
 import mpmath
 
+from reference.tools.conformance import dpsgd_report
 from reference.tools.conformance.cases import CAPABILITIES
 from reference.tools.conformance.harness import Run
 from reference.tools.conformance.model import Grade, Outcome
@@ -139,7 +140,8 @@ def markdown(run: Run, command: str) -> str:
             "Severities: " + ", ".join(f"{k} {v}" for k, v in _levels(run).items() if v)
             + ".", ""]
     for cap in capabilities(run):
-        out += _section(run, cap)
+        out += dpsgd_report.section(run) if cap == "dpsgd" else \
+            _section(run, cap)
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -71,6 +71,13 @@ def relative(value: Fraction, enc: Interval) -> float:
     return float((value - mid) / mid) if mid else float(value - mid)
 
 
+def above_hi(value: Fraction, enc: Interval) -> float:
+    """``(value - hi)/hi``: the excess over a bracket's upper end, the least value proven
+    valid (absolute if ``hi`` is 0)."""
+    hi = _q(enc.hi)
+    return float((value - hi) / hi) if hi else float(value - hi)
+
+
 def judge_upper(value: object, ref: Reference) -> tuple[Grade, float | None, str]:
     """Grade, relative excess over the best valid value, and a sentence of detail."""
     bad = finite_number(value)
@@ -90,7 +97,7 @@ def judge_upper(value: object, ref: Reference) -> tuple[Grade, float | None, str
             return (Grade.UNSOUND, short,
                     f"below the true value (from {ref.floor_id}) by {-short:.3g} relative")
     if ref.valid is not None:
-        excess = relative(x, ref.valid)
+        excess = above_hi(x, ref.valid) if ref.bracket else relative(x, ref.valid)
         if judge("<=", *widened(ref.valid, ref.slack), x)[0] is Verdict.HOLDS:
             return Grade.SOUND, excess, f"at least the proven-valid {ref.valid_id}"
         where = ("inside the enclosure" if ref.exact

@@ -1,7 +1,7 @@
 """One small adapter per library; each imports its library lazily (see ``base``).
 
 >>> [a.name for a in ADAPTERS]
-['dp-accounting', 'opendp', 'autodp', 'prv-accountant', 'confseq', 'diffprivlib']
+['dp-accounting', 'opendp', 'autodp', 'prv-accountant', 'confseq', 'diffprivlib', 'opacus']
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from reference.tools.conformance.adapters.base import Adapter
 from reference.tools.conformance.adapters.confseq import ConfSeq
 from reference.tools.conformance.adapters.diffprivlib import DiffPrivLib
 from reference.tools.conformance.adapters.dp_accounting import DpAccounting
+from reference.tools.conformance.adapters.opacus import Opacus
 from reference.tools.conformance.adapters.opendp import OpenDP
 from reference.tools.conformance.adapters.prv_accountant import PrvAccountant
 
 ADAPTERS: list[Adapter] = [DpAccounting(), OpenDP(), AutoDP(), PrvAccountant(), ConfSeq(),
-                           DiffPrivLib()]
+                           DiffPrivLib(), Opacus()]
 
 
 def by_name(name: str) -> Adapter:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference.tools.conformance.adapters.base import KOV15_THM35, Adapter, imported, quiet
+from reference.tools.conformance.adapters.dpsgd_common import EPS_RDP, RDP, dpsgd_methods
 from reference.tools.conformance.cases import groups
 from reference.tools.conformance.model import CompositionTheorem, Formula, Method
 
@@ -55,6 +56,11 @@ class AutoDP(Adapter):
             Method("composition-delta0", "dp_acct.DP_acct ... get_eps(0.0)  (float zero)",
                    lambda p: _acct({**p, "delta": 0.0}), kov,
                    implements="KOV15 Thm 3.5 at delta=0"),
+            *dpsgd_methods("transformer_zoo.Composition()([AmplificationBySampling(PoissonSampling"
+                           "=True)(GaussianMechanism(sigma), q, improved_bound_flag=True)], "
+                           "[steps]).get_approxDP(delta)", "autodp RDP", _dpsgd, RDP,
+                           "the README's DP-SGD recipe: RDP of the Poisson-sampled Gaussian, "
+                           "composed, converted", formula=EPS_RDP),
         ]
 
 
@@ -101,3 +107,12 @@ def _rdp(p: Mapping[str, Any]) -> float:
     with quiet():
         mech = composition([_zoo().PureDP_Mechanism(p["eps0"])], [p["k"]])
         return float(mech.get_approxDP(p["delta"]))
+
+
+def _dpsgd(p: Mapping[str, Any]) -> float:
+    zoo = imported("autodp.transformer_zoo")
+    with quiet():
+        subsample = zoo.AmplificationBySampling(PoissonSampling=True)
+        step = subsample(_zoo().GaussianMechanism(sigma=p["sigma"]), p["q"],
+                         improved_bound_flag=True)
+        return float(zoo.Composition()([step], [p["steps"]]).get_approxDP(p["delta"]))

@@ -1,16 +1,20 @@
 """prv-accountant (Microsoft): PRV accountant for pure DP and the Gaussian mechanism.
 
 ``compute_epsilon`` returns ``(lower, estimate, upper)``; the upper end is the bound a
-user relies on and is judged.  ``PureDPMechanism.rdp`` is not the RDP of eps-DP, so the
-automatic domain is too small and mass is cut for large eps0.
+user relies on and is judged (for DP-SGD all three are judged: each is someone's number).
+DP-SGD uses ``dpsgd.DPSGDAccountant`` with ``eps_error=0.01, delta_error=delta/1000`` (the
+settings Opacus uses), or an issue case's own settings.  ``PureDPMechanism.rdp`` is not the
+RDP of eps-DP, so the automatic domain is too small and mass is cut for large eps0.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from reference.tools.conformance.adapters.base import Adapter, imported, quiet
+from reference.tools.conformance.adapters.dpsgd_common import PRV, dpsgd_methods
 from reference.tools.conformance.cases import groups
 from reference.tools.conformance.model import CompositionTheorem, Method
 
@@ -34,6 +38,12 @@ class PrvAccountant(Adapter):
             Method("heterogeneous-composition", "PRVAccountant([PureDPMechanism(eps_i), ...], "
                    "eps_error=1e-2, delta_error=1e-9).compute_epsilon(delta, [count_i, ...])[2]",
                    _pure_list, prv, implements="discretised PRVs, composed by FFT; upper end"),
+            *[m for i, end in enumerate(("lower", "estimate", "upper"))
+              for m in dpsgd_methods(
+                  "dpsgd.DPSGDAccountant(sigma, q, steps, eps_error=0.01, delta_error=delta/1000)"
+                  f".compute_epsilon(delta, steps)[{i}]  ({end})", f"prv {end}",
+                  functools.partial(_dpsgd_end, i), PRV,
+                  f"discretised PRV of the sampled Gaussian, composed by FFT; {end}")],
         ]
 
 
@@ -68,3 +78,22 @@ def _gaussian(p: Mapping[str, Any]) -> float:
         acc = _accountant(rv.GaussianMechanism(noise_multiplier=p["sigma"]), 1, 1e-3,
                           p["delta"] / 1000)
         return float(acc.compute_epsilon(p["delta"], [1])[2])
+
+
+@functools.lru_cache(maxsize=8)
+def _dpsgd(q: float, sigma: float, steps: int, delta: float, eps_error: float,
+           delta_error: float) -> tuple[float, float, float]:
+    module = imported("prv_accountant.dpsgd")
+    with quiet():
+        acc = module.DPSGDAccountant(noise_multiplier=sigma, sampling_probability=q,
+                                     max_steps=steps, eps_error=eps_error,
+                                     delta_error=delta_error)
+        low, est, up = acc.compute_epsilon(delta=delta, num_steps=steps)
+    return float(low), float(est), float(up)
+
+
+def _dpsgd_end(i: int, p: Mapping[str, Any]) -> float:
+    """One end of the triple (computed once per case: the three methods share it)."""
+    triple = _dpsgd(p["q"], p["sigma"], p["steps"], p["delta"], p.get("eps_error", 0.01),
+                    p.get("delta_error", p["delta"] / 1000))
+    return triple[i]
