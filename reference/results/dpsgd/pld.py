@@ -55,6 +55,12 @@ from reference.results.dpsgd.pld_grid import (
 WIDTH = Fraction(1, 100)
 #: Most bins of one step's table (``2^17``: about 6 s to tabulate, see the docs page).
 MAX_LOG2_BINS = 17
+#: Bernstein's failure probability is ``delta / ETA_SHARE`` on each side (it moves the delta
+#: read off the grid by that much: a larger share costs ``sqrt(ln)`` in the spread, a smaller
+#: one shifts epsilon by about ``(1/ETA_SHARE) / |d ln delta / d eps|``).
+ETA_SHARE = 1024
+#: Relative width aimed at for a delta bracket.
+DELTA_WIDTH = Fraction(1, 10)
 #: Least width aimed at (for small epsilon): the bracket is ``max(WIDTH eps, ABS_WIDTH)`` wide.
 ABS_WIDTH = Fraction(1, 100)
 MIN_SIGMA, MAX_SIGMA = Fraction(1, 2), Fraction(100)
@@ -115,7 +121,7 @@ def _first(pred: Callable[[int], bool], lo: int, hi: int) -> int:
 def _eps_triple(c: _Composed, delta: Fraction) -> Triple:
     """``(lo, estimate, hi)`` of this direction's epsilon at ``delta``."""
     d = arb(delta.numerator) / delta.denominator
-    eta = d / 64
+    eta = d / ETA_SHARE
     t_up, t_lo = c.spreads(eta)
     room = (d - c.deficit - eta).lower()
     if not room > 0:
@@ -147,7 +153,7 @@ def _delta_triple(c: _Composed, eps: Fraction) -> Triple:
     e = arb(eps.numerator) / eps.denominator
     est_arb = c.delta(int_below((e / c.h).mid()))
     est = min(max(_exact(est_arb.mid()), Fraction(0)), Fraction(1))
-    eta = max(est_arb.mid() / 64, arb(2) ** (20 - c.bits))
+    eta = max(est_arb.mid() / ETA_SHARE, arb(2) ** (20 - c.bits))
     t_up, t_lo = c.spreads(eta)
     k_hi = int_below((e - t_up) / c.h)
     k_lo = int_above((e + t_lo) / c.h)
@@ -245,8 +251,13 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
         small = max(min(rough[1], Fraction(1, 2)), small)
         bits, tail, cut = sizes(small)
     with working_bits(bits + 48):
-        width = max(float(WIDTH) * float(rough[1] if kind == "eps" else x), float(ABS_WIDTH))
-        big_l = math.log(64 / float(small))
+        if kind == "eps":
+            width = max(float(WIDTH * rough[1]), float(ABS_WIDTH))
+        else:  # an epsilon width that moves delta by about DELTA_WIDTH (relative)
+            slope = _log_slope(first, x)
+            width = float(DELTA_WIDTH) / slope if slope > 0 else 64 * float(ABS_WIDTH)
+            width = max(min(width, 64 * float(ABS_WIDTH)), 1e-12)
+        big_l = math.log(ETA_SHARE / float(small))
         grid = _plan(q, sigma, steps, cut, width, big_l)
         if grid.h >= coarse.h and first.bits == bits:  # the coarse pass is fine enough
             grid = coarse
@@ -259,6 +270,16 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
                 add = triple(_Composed(q, sigma, steps, ADD, grid, bits, tail), x)
             out = (max(out[0], add[0]), max(out[1], add[1]), max(out[2], add[2]))
     return out
+
+
+def _log_slope(c: _Composed, eps: Fraction) -> float:
+    """``-d ln delta / d eps`` near ``eps`` on the sizing pass's grid law (floats: sizing
+    only; ``inf`` where the grid's delta vanishes just above ``eps``)."""
+    i = math.floor(eps / c.step.h)
+    a, b = float(c.delta(i - 2).mid()), float(c.delta(i + 2).mid())
+    if a <= 0:
+        return 0.0
+    return math.inf if b <= 0 else math.log(a / b) / (4 * float(c.step.h))
 
 
 def _limits(values: Mapping[str, Any], where: str) -> None:
