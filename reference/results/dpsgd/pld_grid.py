@@ -206,8 +206,8 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
             continue
         zm = m1 / p
         jensen = sign * law.loss(zm)
-        if lo_pt[0] is None:
-            chord = _infinite_bin(law, p, hi_pt, ha)
+        if lo_pt[0] is None:  # the bin reaching z = -inf (q < 1): its far end (the chord's
+            chord = hi_pt[1]   # limit); it holds little mass once h is fine (z < 0.5 + ln(h/q))
         else:
             zl, zh = lo_pt[0], hi_pt[0]
             assert zh is not None
@@ -233,31 +233,6 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
     return Step(j0, fmpz_poly([max(c, 0) for c in coeffs]), (bias_lo - out * wmax * ha).lower(),
                 (bias_hi + out * wmax * ha).upper(), (square + out * (wmax * ha) ** 2).upper(),
                 wmax, h, bits)
-
-
-def _infinite_bin(law: _Law, p: arb, hi_pt: tuple[arb | None, arb, list[tuple[arb, arb]]],
-                  h: arb) -> arb:
-    """The chord side of ``E[X | bin]`` for the bin reaching ``z = -inf`` (``q < 1``): split
-    at ``z_m`` where ``l(z_m) - ln(1 - q) ~ q/(1-q) e^((2 z_m - 1)/(2 sigma^2))`` is about
-    ``h 2^-20``; left of it ``X`` lies between its limit and ``x_m = X(z_m)``, right of it
-    below (remove) or above (add) the chord.  Without the split the bound is the bin's far
-    end, as much as ``h`` off when the bin holds much mass (``q`` near 1/10)."""
-    z_hi, x_hi = hi_pt[0], hi_pt[1]
-    assert z_hi is not None
-    z_m = arb(1) / 2 + law.sig2 * (h * (1 - law.qa) / law.qa / arb(2) ** 20).log()
-    if not z_m < z_hi:
-        return x_hi
-    x_m = law.sign * law.loss(z_m)
-    p1, p2, m2 = arb(0), arb(0), arb(0)
-    for k, (weight, mean) in enumerate(law.comps):
-        (f_m, d_m), (f_hi, d_hi) = law.normal_at(z_m)[k], hi_pt[2][k]
-        p1 += weight * f_m
-        p2 += weight * (f_hi - f_m)
-        m2 += weight * (mean * (f_hi - f_m) + (d_m - d_hi))
-    if not p2 > 0:
-        return x_hi
-    chord = x_m + (x_hi - x_m) * (m2 / p2 - z_m) / (z_hi - z_m)
-    return (p1 * x_m + p2 * chord) / p
 
 
 def _grid_index(y: arb, below: bool) -> int:

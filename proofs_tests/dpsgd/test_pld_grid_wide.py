@@ -1,0 +1,72 @@
+"""One step's table with wide bins in the tail (``single_step(..., wide, sparse)``), as
+:mod:`reference.results.dpsgd.pld` builds it: the same law checks as
+``test_pld_grid.test_single_step_against_the_law`` (closed-form CDF sandwich, bias against
+``E[X]`` by quadrature), with the bins ``wide`` grid steps wide beyond ``sparse``, plus what
+the wide bins change: ``Step.wide`` (the Bernstein bound ``|Y - X| <= wide h``) and the
+second moment bound ``square <= (wide h)^2``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from mpmath import mp
+
+from proofs_tests.arb_support import arb_ends
+from proofs_tests.dpsgd.test_pld_grid import _cdf_x, _coeffs, _mean_x
+from proofs_tests.dpsgd_pld_support import ADD, REMOVE, mpf
+from reference.results import covers
+from reference.results.dpsgd.pld_grid import cut_width, single_step, working_bits
+
+_H, _BITS, _WIDE = Fraction(1, 64), 64, 4
+_CUT = cut_width(1e-20)
+#: (q, sigma, direction, sparse): ``sparse`` a loss inside the table's tail (above the bulk
+#: for "remove", below it for "add"), so both kinds of bins occur.
+_CASES = [(Fraction(1, 10), Fraction(1), REMOVE, 0.5), (Fraction(1, 10), Fraction(1), ADD, -0.3),
+          (Fraction(1), Fraction(1), REMOVE, 2.0), (Fraction(1), Fraction(1), ADD, -1.0),
+          (Fraction(1, 100), Fraction(1, 2), REMOVE, 0.2)]
+
+
+@covers("DPSGD:eps", "DPSGD:delta")
+@pytest.mark.parametrize(("q", "sigma", "direction", "sparse"), _CASES,
+                         ids=[f"q{q}-s{s}-{d}" for q, s, d, _ in _CASES])
+def test_wide_tail_bins(q: Fraction, sigma: Fraction, direction: str, sparse: float) -> None:
+    """With bins ``4 h`` wide beyond ``sparse``: ``Step.wide`` is 4 (the widest bin, not
+    the narrowest), both bin widths occur and the wide ones only beyond ``sparse``, the CDF
+    sandwich ``P(X <= a_(j - 4)) - deficit <= P(Y <= a_j) <= P(X <= a_(j + 4))`` holds at
+    every grid point (``|Y - X| <= 4 h``), ``E[Y] - E[X]`` lies in the bias enclosure
+    (tolerance as in the narrow-bin test), and ``h^2/4 <= square <= (4 h)^2`` (the bulk's bins are ``h`` wide, so the bound is not the wide bins' alone)."""
+    with working_bits(_BITS + 48):
+        step = single_step(q, sigma, direction, _H, _BITS, _CUT, _WIDE, sparse)
+        fine = single_step(q, sigma, direction, _H, _BITS, _CUT)
+    assert step.wide == _WIDE and fine.wide == 1
+    coeffs = _coeffs(step.poly)
+    nonzero = [i for i, c in enumerate(coeffs) if c]
+    gaps = {b - a for a, b in itertools.pairwise(nonzero)}
+    assert 1 in gaps and _WIDE in gaps, gaps          # both kinds of bins
+    for a, b in itertools.pairwise(nonzero):  # wide ones only beyond ``sparse``
+        if b - a == _WIDE:
+            x_a, x_b = (step.offset + a) * _H, (step.offset + b) * _H
+            assert (x_a >= Fraction(sparse) - _H) if direction == REMOVE else (
+                x_b <= Fraction(sparse) + _H), (x_a, x_b, sparse)
+    scale = Fraction(2) ** _BITS
+    grid = [(step.offset + i) * _H for i in range(len(coeffs))]
+    deficit = 1 - Fraction(sum(coeffs)) / scale
+    assert 0 <= deficit <= 2 * len(coeffs) / scale + Fraction(1, 10**20)
+    with mp.workdps(30):
+        cum, slack = Fraction(0), mp.mpf(10) ** -25
+        for j, c in enumerate(coeffs):
+            cum += Fraction(c) / scale
+            low = _cdf_x(q, sigma, direction, grid[j] - _WIDE * _H)
+            assert low - mpf(deficit) - slack <= mpf(cum)
+            assert mpf(cum) <= _cdf_x(q, sigma, direction, grid[j] + _WIDE * _H) + slack
+        mean_y = sum(a * c for a, c in zip(grid, coeffs, strict=True)) / scale
+        bias = mpf(mean_y) - _mean_x(q, sigma, direction)
+        tol = mpf(deficit * max(abs(a) for a in grid)) + mp.mpf(10) ** -20
+        b_lo, b_hi = mpf(arb_ends(step.bias_lo)[0]), mpf(arb_ends(step.bias_hi)[1])
+        assert b_lo - tol <= bias <= b_hi + tol, (b_lo, bias, b_hi)
+        assert b_hi - b_lo <= _WIDE * mpf(_H) / 5
+    square = arb_ends(step.square)[1]
+    assert _H * _H / 4 <= square <= (_WIDE * _H) ** 2
