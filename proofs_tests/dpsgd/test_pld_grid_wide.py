@@ -37,7 +37,8 @@ def test_wide_tail_bins(q: Fraction, sigma: Fraction, direction: str, sparse: fl
     the narrowest), both bin widths occur and the wide ones only beyond ``sparse``, the CDF
     sandwich ``P(X <= a_(j - 4)) - deficit <= P(Y <= a_j) <= P(X <= a_(j + 4))`` holds at
     every grid point (``|Y - X| <= 4 h``), ``E[Y] - E[X]`` lies in the bias enclosure
-    (tolerance as in the narrow-bin test), and ``h^2/4 <= square <= (4 h)^2`` (the bulk's bins are ``h`` wide, so the bound is not the wide bins' alone)."""
+    (tolerance as in the narrow-bin test), and ``h^2/4 <= square <= (4 h)^2`` (the bulk's
+    bins are ``h`` wide, so the bound is not the wide bins' alone)."""
     with working_bits(_BITS + 48):
         step = single_step(q, sigma, direction, _H, _BITS, _CUT, _WIDE, sparse)
         fine = single_step(q, sigma, direction, _H, _BITS, _CUT)
