@@ -311,6 +311,8 @@ def delta_at(offset: int, poly: fmpz_poly, h: Fraction, bits: int, index: int) -
     """``sum_i r_i (1 - e^(s - s_i))_+`` at ``s = index h`` (``s_i = (offset + i) h``):
     the hockey-stick divergence of the tabulated law at ``e^s`` (a ball)."""
     k = max(index - offset + 1, 0)
+    if k >= poly.length():  # no grid point above s (index may be huge: eps = 1e308)
+        return arb(0)
     tail = poly.right_shift(k) if k else poly
     if tail.length() == 0:
         return arb(0)
