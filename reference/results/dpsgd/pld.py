@@ -209,6 +209,27 @@ def _dyadic_below(x: float) -> Fraction:
     return Fraction(m) * Fraction(2) ** k
 
 
+def _scale(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, bits: int) -> float:
+    """``T mu + 4 sqrt(T v)`` for one step's loss mean ``mu`` and variance ``v`` (remove
+    direction, a 2^11-bin table; floats): the scale of the composed loss, to size the
+    sizing pass (a bracket 1/20 of it wide), whose grid would otherwise resolve a large
+    epsilon far too finely (``q = 1/10, sigma = 1/2, 10^5`` steps: 7 million coefficients)."""
+    qf, s2, sg = float(q), float(sigma) ** 2, float(sigma)
+    low = _float_loss(qf, s2, -float(cut) * sg) if qf == 1 else math.log1p(-qf)
+    top = _float_loss(qf, s2, 1 + float(cut) * sg)
+    h = _dyadic_below(max(top - low, 1e-300) / 2**11)
+    step = single_step(q, sigma, REMOVE, h, bits, cut)
+    poly = step.poly
+    d1 = poly.derivative()
+    m0, m1, m2 = int(poly(1)), int(d1(1)), int(d1.derivative()(1)) + int(d1(1))
+    if m0 <= 0:
+        return 0.0
+    mean = Fraction(m1, m0)
+    var = max(Fraction(m2, m0) - mean * mean, Fraction(0))
+    mu, v = float((step.offset + mean) * h), float(var * h * h)
+    return max(steps * mu + 4 * math.sqrt(steps * v), 0.0)
+
+
 def _plan(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, width: float,
           big_l: float) -> _Grid:
     """The grid for an epsilon bracket about ``width`` wide: ``2 s <= width`` with ``s =
@@ -244,7 +265,8 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
         return 64 + math.ceil(math.log2(1 / d)), float(d), _cut(float(d), steps)
     bits, tail, cut = sizes(small)
     with working_bits(bits + 48):
-        coarse = _plan(q, sigma, steps, cut, 64 * float(ABS_WIDTH), 20.0)
+        coarse = _plan(q, sigma, steps, cut, max(64 * float(ABS_WIDTH),
+                                                 _scale(q, sigma, steps, cut, bits) / 20), 20.0)
         first = _Composed(q, sigma, steps, REMOVE, coarse, bits, tail)
         rough = triple(first, x)
     if kind == "delta":  # resolve the delta found, not 2^-40

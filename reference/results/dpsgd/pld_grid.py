@@ -44,6 +44,10 @@ from flint import arb, fmpz, fmpz_poly
 REMOVE, ADD = "remove", "add"
 #: Bits of the fractional part of ``r_j``.
 _R_BITS = 30
+#: A bin whose ``P(bin) (chord - Jensen)`` exceeds ``h`` divided by this is split (see
+#: :func:`_refined`): the bins near ``ln(1 - q)``, where ``l`` is nearly exponential over a
+#: long stretch of ``z`` (at ``q = 1/10, sigma = 1/2`` half the mass is in the first bin).
+_REFINE = 2**20
 
 
 @contextmanager
@@ -213,6 +217,9 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
             assert zh is not None
             chord = lo_pt[1] + (hi_pt[1] - lo_pt[1]) * (zm - zl) / (zh - zl)
         ex = jensen.union(chord)  # E[X | bin]
+        if (p * (ex.upper() - ex.lower())).upper() > ha / _REFINE:
+            finer = _refined(law, lo_pt, hi_pt, p)
+            ex = ex.intersection(finer) if ex.overlaps(finer) else finer
         frac = float(((ex.mid() - a) / w).mid())  # any r in [0, 1] is valid; this one is near
         r = math.floor(frac * 2**_R_BITS) if math.isfinite(frac) else 2 ** (_R_BITS - 1)
         rr = arb(min(max(r, 0), 2**_R_BITS)) / one_r  # the unbiased rounding
@@ -233,6 +240,58 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
     return Step(j0, fmpz_poly([max(c, 0) for c in coeffs]), (bias_lo - out * wmax * ha).lower(),
                 (bias_hi + out * wmax * ha).upper(), (square + out * (wmax * ha) ** 2).upper(),
                 wmax, h, bits)
+
+
+Point = tuple[arb | None, arb, list[tuple[arb, arb]]]
+
+
+def _refined(law: _Law, lo_pt: Point, hi_pt: Point, p: arb) -> arb:
+    """``E[X | bin]`` enclosed piece by piece: the bin's ``z``-interval cut in 8 equal parts
+    (in 40 parts where ``l`` halves its distance to ``ln(1 - q)``, for the bin reaching ``z
+    = -inf``), each piece's ``E[l; piece]`` between ``P l(E[Z | piece])`` (Jensen) and ``P``
+    times its chord there (convexity), the last piece to ``-inf`` between ``P ln(1 - q)``
+    and ``P l(z)`` at its right end; summed, signed and divided by the bin's mass."""
+    z_hi = hi_pt[0]
+    assert z_hi is not None
+    ell_hi = law.sign * hi_pt[1]
+    cuts: list[tuple[arb | None, arb]] = []
+    if lo_pt[0] is None:
+        ell_lim = law.sign * lo_pt[1]  # ln(1 - q)
+        for k in range(40, 0, -1):
+            ell = ell_lim + (ell_hi - ell_lim) / arb(2) ** k
+            try:
+                z = law.loss_inverse(ell)
+            except ArithmeticError:  # too close to ln(1 - q) at this precision: skip it
+                continue
+            if z is not None and (not cuts or cuts[-1][0] is None or z > cuts[-1][0]):
+                cuts.append((z, ell))
+        cuts.insert(0, (None, ell_lim))
+    else:
+        z_lo = lo_pt[0]
+        cuts = [(z_lo + (z_hi - z_lo) * i / 8, law.loss(z_lo + (z_hi - z_lo) * i / 8))
+                for i in range(8)]
+        cuts[0] = (z_lo, law.sign * lo_pt[1])
+    cuts.append((z_hi, ell_hi))
+    low, high = arb(0), arb(0)
+    normals = [law.normal_at(z) for z, _ in cuts]
+    for (za, la), (zb, lb), na, nb in zip(cuts, cuts[1:], normals, normals[1:], strict=False):
+        mass, first = arb(0), arb(0)
+        for k, (weight, mean) in enumerate(law.comps):
+            (f_a, d_a), (f_b, d_b) = na[k], nb[k]
+            mass += weight * (f_b - f_a)
+            first += weight * (mean * (f_b - f_a) + (d_a - d_b))
+        if za is None or not mass > 0:  # l lies in [la, lb] there, the mass in [0, top]
+            top = mass.upper()
+            low += (top * la).lower().min(arb(0))
+            high += (top * lb).upper().max(arb(0))
+            continue
+        assert zb is not None
+        zm = first / mass
+        chord = la + (lb - la) * (zm - za) / (zb - za)
+        low += (mass * law.loss(zm)).lower()
+        high += (mass * chord).upper()
+    lo_x, hi_x = (low, high) if law.sign > 0 else (-high, -low)
+    return (lo_x / p).union(hi_x / p)
 
 
 def _grid_index(y: arb, below: bool) -> int:
