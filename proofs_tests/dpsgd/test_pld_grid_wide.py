@@ -12,13 +12,14 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from flint import arb, fmpz_poly
 from mpmath import mp
 
 from proofs_tests.arb_support import arb_ends
 from proofs_tests.dpsgd.test_pld_grid import _cdf_x, _coeffs, _mean_x
 from proofs_tests.dpsgd_pld_support import ADD, REMOVE, mpf
 from reference.results import covers
-from reference.results.dpsgd.pld_grid import cut_width, single_step, working_bits
+from reference.results.dpsgd.pld_grid import Step, compose, cut_width, single_step, working_bits
 
 _H, _BITS, _WIDE = Fraction(1, 64), 64, 4
 _CUT = cut_width(1e-20)
@@ -71,3 +72,26 @@ def test_wide_tail_bins(q: Fraction, sigma: Fraction, direction: str, sparse: fl
         assert b_hi - b_lo <= _WIDE * mpf(_H) / 5
     square = arb_ends(step.square)[1]
     assert _H * _H / 4 <= square <= (_WIDE * _H) ** 2
+
+
+@covers("DPSGD:eps", "DPSGD:delta")
+def test_compose_cuts_where_the_budget_allows() -> None:
+    """The cuts are not only bounded but used.  One step puts ``2^-6`` on each end (50
+    bits); 4 steps put ``2^-24`` (``2^26`` units) on each end and ``~2^33`` next to them.
+    With ``budget = 2^-16`` a block of ``n`` steps may drop ``budget n / (6 L T)`` per end
+    (``L = 3``): ``2^34 / 18`` units for the final product, so exactly the two end
+    coefficients go (``2^27`` units in all); with budget 0 nothing does (13 coefficients)."""
+    law = [2**44, 2**49 - 2**44, 2**49 - 2**44, 2**44]
+    step = Step(0, fmpz_poly(law), arb(0), arb(0), arb(0), 1, Fraction(1, 4), 50)
+    off0, full = compose(step, 4, Fraction(0))
+    off1, cut = compose(step, 4, Fraction(1, 2**16))
+    assert (off0, full.length(), int(full(1))) == (0, 13, 2**50)
+    assert (off1, cut.length(), 2**50 - int(cut(1))) == (1, 11, 2**27)
+
+
+@covers("DPSGD:eps", "DPSGD:delta")
+def test_cut_width_values() -> None:
+    """``cut_width(tail)``: the least integer ``c`` with ``P(N(0,1) > c) <= tail``, at most
+    38: pinned at 0.02 (``P(N > 2) = 0.0228``: 3), 0.03 (2), 1e-20 (``P(N > 9) = 1.1e-19``,
+    ``P(N > 10) = 7.6e-24``: 10), 1 (1: the loop starts at 1) and 0 (the cap, 38)."""
+    assert [cut_width(t) for t in (0.02, 0.03, 1e-20, 1.0, 0.0)] == [3, 2, 10, 1, 38]
