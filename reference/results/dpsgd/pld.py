@@ -341,7 +341,7 @@ def dpsgd_eps(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, delta: Fractio
     The exact epsilon of the composed dominating pair, bracketed by a discretised
     privacy-loss distribution with rigorous error terms (our construction: see this module's
     and :mod:`reference.results.dpsgd.pld_grid`'s docstrings).  The enclosure is the bracket
-    ``[lo, hi]``, about 1% wide (relative) when the grid cap allows; the plain value is the
+    ``[lo, hi]``, about ``max(1% eps, 0.01)`` wide when the grid cap allows; the plain value is the
     grid's own estimate (no error terms), inside it.  Domain: ``0 <= q <= 1``, ``1/2 <= sigma
     <= 100``, ``1 <= steps <= 10^5``, ``10^-12 <= delta < 1``.
 
@@ -364,11 +364,15 @@ def dpsgd_eps(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, delta: Fractio
 def dpsgd_delta(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fraction) -> MPF:
     """The optimal delta at ``eps`` of ``steps`` steps of DP-SGD (Poisson, add/remove).
 
-    The converse of :func:`dpsgd_eps`, bracketed the same way; the grid is sized so that the
-    bracket is about 1% wide (relative) when the cap allows.  Domain: ``0 <= q <= 1``, ``1/2
-    <= sigma <= 100``, ``1 <= steps <= 10^5``, ``eps >= 0``.
+    The converse of :func:`dpsgd_eps`, bracketed the same way; the grid is sized from the
+    slope of ``ln delta`` so that the bracket is about 10% wide (relative) when the cap
+    allows.  Domain: ``0 <= q <= 1``, ``1/2 <= sigma <= 100``, ``1 <= steps <= 10^5``,
+    ``eps >= 0``.
 
-    >>> print(mpmath.nstr(dpsgd_delta(q="0.01", sigma=1, steps=10000, eps="6.19"), 2))
+    At the epsilon that :func:`dpsgd_eps` estimates for ``delta = 1e-5`` (6.19) the delta is
+    about ``1e-5`` again:
+
+    >>> print(mpmath.nstr(dpsgd_delta(q="0.01", sigma=1, steps=10000, eps="6.19"), 1))
     1.0e-5
     """
     if q == 0:
