@@ -38,7 +38,7 @@ from mpmath import iv
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, is_interval, to_ctx
-from reference.core.params import Param, count, nonneg, positive, unit_open
+from reference.core.params import count, nonneg, unit_open
 from reference.results.dpsgd.pld_grid import (
     ADD,
     REMOVE,
@@ -50,6 +50,7 @@ from reference.results.dpsgd.pld_grid import (
     single_step,
     working_bits,
 )
+from reference.results.dpsgd.rdp_accountant import _Q, _SIGMA
 
 #: Target relative width of an epsilon bracket (met when the bin cap allows).
 WIDTH = Fraction(1, 100)
@@ -316,8 +317,6 @@ def _limits(values: Mapping[str, Any], where: str) -> None:
                           f"integers carry 64 + log2(1/delta) bits)", where)
 
 
-_Q = Param("q", "real", lo=Fraction(0), hi=Fraction(1), example="0.01", doc="sampling probability")
-_SIGMA = positive("sigma", "1", "noise multiplier (noise std / l2 sensitivity)")
 _STEPS = count("steps", "1000", "number of steps (compositions)", hi=MAX_STEPS)
 
 
