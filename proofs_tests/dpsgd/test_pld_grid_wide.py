@@ -95,3 +95,17 @@ def test_cut_width_values() -> None:
     38: pinned at 0.02 (``P(N > 2) = 0.0228``: 3), 0.03 (2), 1e-20 (``P(N > 9) = 1.1e-19``,
     ``P(N > 10) = 7.6e-24``: 10), 1 (1: the loop starts at 1) and 0 (the cap, 38)."""
     assert [cut_width(t) for t in (0.02, 0.03, 1e-20, 1.0, 0.0)] == [3, 2, 10, 1, 38]
+
+
+@covers("DPSGD:eps")
+@pytest.mark.parametrize("steps", [1, 40])
+def test_q_next_to_one(steps: int) -> None:
+    """``q = 1 - 10^-300``: ``ln(1 - q)`` and the loss need ``1 - q`` exactly (``log1p(-q)``
+    of a 130-bit ball of ``q`` was NaN: found by the strict contract test).  The bracket
+    contains the exact Gaussian value of ``q = 1`` (the mechanism differs by ``10^-300`` in
+    total variation per step) and matches ``q = 1``'s bracket."""
+    from reference import certified, get
+    near = certified(get("DPSGD:eps"), q=1 - Fraction(1, 10**300), sigma=Fraction(1, 2),
+                     steps=steps, delta="1e-5")
+    one = certified(get("DPSGD:eps"), q=1, sigma=Fraction(1, 2), steps=steps, delta="1e-5")
+    assert abs(near.lo - one.lo) < 1e-9 and abs(near.hi - one.hi) < 1e-9, (near, one)

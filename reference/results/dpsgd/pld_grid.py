@@ -86,7 +86,7 @@ class _Law:
     """Constants of one step's law, computed once (the per-bin loop is the hot path)."""
 
     def __init__(self, q: Fraction, sigma: Fraction, direction: str) -> None:
-        self.q, self.qa = q, _arb(q)
+        self.q, self.qa, self.rest = q, _arb(q), _arb(1 - q)  # 1 - q exact: q may be 1 - 1e-300
         self.log_q = self.qa.log()
         self.sig = _arb(sigma)
         self.sig2 = self.sig * self.sig
@@ -104,11 +104,20 @@ class _Law:
         """``l(z) = ln(1 - q + q e^((2z-1)/(2 sigma^2)))`` (``log1p``/``expm1``: full
         relative precision for tiny ``q``)."""
         w = (2 * z - 1) / self.two_sig2
-        return w if self.q == 1 else (self.qa * w.expm1()).log1p()
+        if self.q == 1:
+            return w
+        if self.q <= Fraction(1, 2):  # 1 + q (e^w - 1): q (e^w - 1) >= -1/2
+            return (self.qa * w.expm1()).log1p()
+        return (self.rest + self.qa * w.exp()).log()  # two positive terms
+
+    def log_rest(self) -> arb:
+        """``ln(1 - q)``, the loss at ``z = -inf``: ``log1p(-q)`` for small ``q`` (full
+        relative precision at ``q = 1e-33``), the log of the exact ``1 - q`` near 1."""
+        return (-self.qa).log1p() if self.q <= Fraction(1, 2) else self.rest.log()
 
     def loss_inverse(self, x: arb) -> arb | None:
         """``z`` with ``l(z) = x``, or None when ``x <= ln(1 - q)`` (no ``z``: ``-inf``)."""
-        inner = x.expm1() + self.qa
+        inner = x.expm1() + self.qa if self.q <= Fraction(1, 2) else x.exp() - self.rest
         if not inner > 0:
             if inner < 0:
                 return None
@@ -175,7 +184,7 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
     sign = law.sign
     z_lo = None if q < 1 else -_arb(cut * sigma)
     z_hi = _arb(cut * sigma + (1 if direction == REMOVE else 0))
-    x_at_lo = sign * (law.loss(z_lo) if z_lo is not None else (-law.qa).log1p())
+    x_at_lo = sign * (law.loss(z_lo) if z_lo is not None else law.log_rest())
     x_at_hi = sign * law.loss(z_hi)
     x_min, x_max = (x_at_lo, x_at_hi) if sign > 0 else (x_at_hi, x_at_lo)
     j0, j1 = _grid_index(x_min / ha, below=True), _grid_index(x_max / ha, below=False)
