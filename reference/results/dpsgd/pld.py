@@ -3,7 +3,7 @@ the Poisson-subsampled Gaussian mechanism (add/remove neighbours), certified two
 
 The exact privacy profile of ``T`` adaptive steps is ``delta(eps) = max(H_{e^eps}(P^T || Q^T),
 H_{e^eps}(Q^T || P^T))`` for the pair ``P = (1-q) N(0, sigma^2) + q N(1, sigma^2)``, ``Q = N(0,
-sigma^2)`` of one step (Zhu, Dong, Wang 2022, arXiv:2106.08567, Sec. 5; dominating pairs:
+sigma^2)`` of one step (Zhu, Dong, Wang 2022, arXiv:2106.08567; dominating pairs:
 the "remove" and "add" directions).  :mod:`reference.results.dpsgd.pld_grid` turns each
 direction's privacy loss into a grid law ``r`` (exact integers) coupled with the true loss:
 ``S' - T mu_hi - s <= S <= S' - T mu_lo + s`` except with probability ``eta`` each, and

@@ -4,7 +4,7 @@ One step of the Poisson-subsampled Gaussian mechanism (sampling probability ``q`
 multiplier ``sigma``, add/remove neighbours) is dominated by the pair ``P = (1-q) N(0, sigma^2)
 + q N(1, sigma^2)``, ``Q = N(0, sigma^2)`` ("remove") and the pair reversed ("add") (Zhu, Dong,
 Wang 2022, "Optimal accounting of differential privacy via characteristic function", AISTATS,
-arXiv:2106.08567, Sec. 5; Koskela, Jälkö, Honkela 2020, arXiv:1906.03049).  The privacy loss
+arXiv:2106.08567; Koskela, Jälkö, Honkela 2020, arXiv:1906.03049).  The privacy loss
 of the first pair is ``X = l(Z)``, ``l(z) = ln(1 - q + q e^((2z-1)/(2 sigma^2)))``, ``Z ~ P``;
 of the reversed one ``X = -l(Z)``, ``Z ~ Q``.  ``l`` is increasing and convex.
 
