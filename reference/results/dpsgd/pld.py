@@ -210,14 +210,19 @@ def _dyadic_below(x: float) -> Fraction:
     return Fraction(m) * Fraction(2) ** k
 
 
+def _loss_range(q: Fraction, sigma: Fraction, cut: Fraction) -> tuple[float, float]:
+    """One step's tabulated loss range (remove direction; floats: sizing only)."""
+    qf, s2, sg = float(q), float(sigma) ** 2, float(sigma)
+    low = _float_loss(qf, s2, -float(cut) * sg) if qf == 1 else math.log1p(-qf)
+    return low, _float_loss(qf, s2, 1 + float(cut) * sg)
+
+
 def _scale(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, bits: int) -> float:
     """``T mu + 4 sqrt(T v)`` for one step's loss mean ``mu`` and variance ``v`` (remove
     direction, a 2^11-bin table; floats): the scale of the composed loss, to size the
     sizing pass (a bracket 1/20 of it wide), whose grid would otherwise resolve a large
     epsilon far too finely (``q = 1/10, sigma = 1/2, 10^5`` steps: 7 million coefficients)."""
-    qf, s2, sg = float(q), float(sigma) ** 2, float(sigma)
-    low = _float_loss(qf, s2, -float(cut) * sg) if qf == 1 else math.log1p(-qf)
-    top = _float_loss(qf, s2, 1 + float(cut) * sg)
+    low, top = _loss_range(q, sigma, cut)
     h = _dyadic_below(max(top - low, 1e-300) / 2**11)
     step = single_step(q, sigma, REMOVE, h, bits, cut)
     poly = step.poly
@@ -237,8 +242,7 @@ def _plan(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, width: float,
     b L/3 + sqrt(L T) h`` (Bernstein, variance about ``h^2/2``), the bin width in the tail
     chosen to need the fewest evaluations, at most ``2^MAX_LOG2_BINS`` of them."""
     qf, s2, sg = float(q), float(sigma) ** 2, float(sigma)
-    low = _float_loss(qf, s2, -float(cut) * sg) if qf == 1 else math.log1p(-qf)
-    top = _float_loss(qf, s2, 1 + float(cut) * sg)
+    low, top = _loss_range(q, sigma, cut)
     best: tuple[float, Fraction, int] | None = None
     for wide in (1, 2, 4, 8, 16):
         h = _dyadic_below(0.38 * width / (math.sqrt(1.03 * big_l * steps) + wide * big_l / 3))
