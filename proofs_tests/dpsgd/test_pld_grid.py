@@ -5,7 +5,7 @@ Every expected value is computed here from the definitions, without the module's
 
 * ``compose`` against a convolution in plain Python integers (lists, not python-flint) with
   the same floor rescaling after every product, and against the exact (unfloored) power;
-* ``_cut`` against its specification (the longest ends of mass at most ``units``);
+* ``cut_ends`` against its specification (the longest ends of mass at most ``units``);
 * ``delta_at`` against the direct sum ``sum_{s_i > s} r_i (1 - e^(s - s_i)) / 2^bits`` in
   mpmath;
 * ``single_step`` against one step's law: its CDF in closed form (``l`` is monotone, so
@@ -31,13 +31,11 @@ from proofs_tests.arb_support import arb_ends
 from proofs_tests.dpsgd_pld_support import ADD, REMOVE, loss, mpf
 from proofs_tests.profiles import share
 from reference.results import covers
+from reference.results.dpsgd.pld_compose import compose, cut_ends, delta_at
 from reference.results.dpsgd.pld_grid import (
     Step,
-    _cut,
     _grid,
-    compose,
     cut_width,
-    delta_at,
     int_above,
     int_below,
     single_step,
@@ -167,7 +165,7 @@ def test_compose_with_cuts_lies_below(law: tuple[int, list[int], int], steps: in
     assert 0 <= dropped <= budget * 2**bits + slack, (dropped, budget * 2**bits, slack)
 
 
-# ---- _cut --------------------------------------------------------------------------------------
+# ---- cut_ends --------------------------------------------------------------------------------
 
 @covers("DPSGD:eps", "DPSGD:delta")
 @settings(max_examples=share(Fraction(1)))
@@ -176,10 +174,10 @@ def test_compose_with_cuts_lies_below(law: tuple[int, list[int], int], steps: in
 @example(coeffs=[0, 0, 5, 0, 3], units=0)
 @example(coeffs=[1, 1, 1], units=10)
 def test_cut_drops_the_longest_light_ends(coeffs: list[int], units: int) -> None:
-    """``_cut`` keeps a contiguous middle unchanged; the dropped low end has mass at most
+    """``cut_ends`` keeps a contiguous middle unchanged; the dropped low end has mass at most
     ``units`` and is the longest such (one more coefficient would exceed it); the dropped
     high end likewise within what is left; the second value is the low end's length."""
-    kept, k_low = _cut(fmpz_poly(coeffs), units)
+    kept, k_low = cut_ends(fmpz_poly(coeffs), units)
     n = len(coeffs)
     assert sum(coeffs[:k_low]) <= units
     assert k_low == n or sum(coeffs[:k_low + 1]) > units

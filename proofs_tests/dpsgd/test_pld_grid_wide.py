@@ -19,7 +19,8 @@ from proofs_tests.arb_support import arb_ends
 from proofs_tests.dpsgd.test_pld_grid import _cdf_x, _coeffs, _mean_x
 from proofs_tests.dpsgd_pld_support import ADD, REMOVE, mpf
 from reference.results import covers
-from reference.results.dpsgd.pld_grid import Step, compose, cut_width, single_step, working_bits
+from reference.results.dpsgd.pld_compose import compose
+from reference.results.dpsgd.pld_grid import Step, cut_width, single_step, working_bits
 
 _H, _BITS, _WIDE = Fraction(1, 64), 64, 4
 _CUT = cut_width(1e-20)

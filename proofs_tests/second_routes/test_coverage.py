@@ -51,6 +51,11 @@ NO_SECOND_ROUTE: dict[str, str] = {
                  "(closed forms at one step and at q = 1, quadrature at two steps, the RDP "
                  "route, dp-accounting, sampling) are in proofs_tests/dpsgd and stats_tests/dpsgd",
     "DPSGD:delta": "a bracket from a composed grid law (as DPSGD:eps)",
+    "DPSGD:eps-wor": "two brackets' ends from composed grid laws (as DPSGD:eps); its "
+                     "independent routes (the law's curve by quadrature, closed forms at one "
+                     "step and at q = 1, quadrature at two steps, a float FFT) are in "
+                     "proofs_tests/dpsgd/test_wor.py",
+    "DPSGD:delta-wor": "two brackets' ends from composed grid laws (as DPSGD:eps-wor)",
     "MTZ19:rdp": "not yet routed here: its independent routes (the finite sum in arb, arb's "
                  "rigorous integral of the definition, quadrature) are in proofs_tests/dpsgd",
 }

@@ -27,7 +27,7 @@ MODULES: tuple[str, ...] = tuple(f"reference.results.{m}" for m in (
     "privacy_loss.rswr23", "privacy_loss.rruv16", "privacy_loss.lec11",
     "conversions.rswr23", "conversions.cks20", "conversions.bw18", "conversions.bs16",
     "conversions.mir17",
-    "dpsgd.mtz19", "dpsgd.rdp_accountant", "dpsgd.pld",
+    "dpsgd.mtz19", "dpsgd.rdp_accountant", "dpsgd.pld", "dpsgd.wor",
     "composition.rruv16", "composition.lec11", "composition.kov15",
     "composition.kov15_heterogeneous", "composition.mv16",
     "concentration.rruv16",

@@ -39,15 +39,16 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, is_interval, to_ctx
 from reference.core.params import count, nonneg, unit_open
+from reference.results.dpsgd.pld_compose import compose, delta_at
 from reference.results.dpsgd.pld_grid import (
     ADD,
     REMOVE,
-    compose,
+    SYMMETRIC,
     cut_width,
-    delta_at,
     int_above,
     int_below,
     single_step,
+    symmetric_step,
     working_bits,
 )
 from reference.results.dpsgd.rdp_accountant import _Q, _SIGMA
@@ -84,8 +85,13 @@ class _Composed:
                  grid: _Grid, bits: int, budget: float) -> None:
         # mass given up, out of the bracket's delta: 2^-13 by the table's ends over all
         # steps, 2^-12 by the cuts of the composition (at most 4 per bit of steps)
-        step = single_step(q, sigma, direction, grid.h, bits, _cut(budget, steps), grid.wide,
-                           grid.sparse(q, sigma, direction))
+        cut = _cut(budget, steps)
+        if direction == SYMMETRIC:
+            step = symmetric_step(q, sigma, grid.h, bits, cut, grid.wide,
+                                  (grid.sparse(q, sigma, REMOVE), grid.sparse(q, sigma, ADD)))
+        else:
+            step = single_step(q, sigma, direction, grid.h, bits, cut, grid.wide,
+                               grid.sparse(q, sigma, direction))
         self.offset, self.poly = compose(step, steps, Fraction(budget) / 2**12)
         self.step, self.steps, self.bits = step, steps, bits
         self.h = arb(grid.h.numerator) / grid.h.denominator
@@ -259,10 +265,13 @@ def _plan(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, width: float,
 
 
 @lru_cache(maxsize=32)
-def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) -> Triple:
+def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction,
+            symmetric: bool = False) -> Triple:
     """``(lo, estimate, hi)`` of the optimal epsilon at ``delta = x`` (``kind = "eps"``) or of
     the optimal delta at ``eps = x`` (``kind = "delta"``); cached.  The grid is sized for an
-    epsilon bracket ``max(WIDTH eps, ABS_WIDTH)`` wide (for delta: at ``eps = x``)."""
+    epsilon bracket ``max(WIDTH eps, ABS_WIDTH)`` wide (for delta: at ``eps = x``).  With
+    ``symmetric`` the same for the symmetric law (one law, no directions; sized on the
+    remove direction, which shares its positive part)."""
     triple = _eps_triple if kind == "eps" else _delta_triple
     small = x if kind == "eps" else Fraction(1, 2**40)  # the delta resolved
 
@@ -288,6 +297,8 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction) ->
         grid = _plan(q, sigma, steps, cut, width, big_l)
         if grid.h >= coarse.h and first.bits == bits:  # the coarse pass is fine enough
             grid = coarse
+        if symmetric:
+            return triple(_Composed(q, sigma, steps, SYMMETRIC, grid, bits, tail), x)
         fine = first if grid is coarse else _Composed(q, sigma, steps, REMOVE, grid, bits, tail)
         out = triple(fine, x)
         if q < 1:  # the add direction: first on a grid 4 times coarser

@@ -22,26 +22,34 @@ bin] = r E(w - U)^2 + (1 - r) E U^2 <= r w^2 - 2 r w E U + w E U`` (``U = X - a`
 w]``).  So the composed loss ``S = sum X_i`` and ``S' = sum Y_i`` satisfy ``S' - T mu_hi - s
 <= S <= S' - T mu_lo + s`` except with probability ``eta`` each.
 
-**The composition.**  The law of ``Y`` is a polynomial with coefficients ``floor(2^bits p_j)``
-(lower ends of interval enclosures); ``T``-fold convolution by repeated squaring in exact
-integers (python-flint's ``fmpz_poly``), each product floored back to ``bits`` bits and its
-negligible ends cut off.  The result ``r`` is below the law ``u`` of ``S'`` restricted to the
-event that no step left the tabulated range and no cut applied, entry by entry; so for every
-increasing ``f`` with values in ``[0, 1]``: ``sum r f <= E f(S') <= sum r f + (1 - mass(r))``.
+**The composition** (:mod:`reference.results.dpsgd.pld_compose`).  The law of ``Y`` is a
+polynomial with coefficients ``floor(2^bits p_j)`` (lower ends of interval enclosures);
+``T``-fold convolution by repeated squaring in exact integers (python-flint's ``fmpz_poly``),
+each product floored back to ``bits`` bits and its negligible ends cut off.  The result ``r``
+is below the law ``u`` of ``S'`` restricted to the event that no step left the tabulated range
+and no cut applied, entry by entry; so for every increasing ``f`` with values in ``[0, 1]``:
+``sum r f <= E f(S') <= sum r f + (1 - mass(r))``.
+
+**The symmetric law** (``SYMMETRIC``, for sampling without replacement, see
+:mod:`reference.results.dpsgd.wor`): the remove direction's loss where it is positive (``z >
+1/2``, ``Z ~ P``), the add direction's where it is negative (``z > 1/2``, ``Z ~ Q``), and an
+atom at 0 with the rest of the mass, ``(1 - q) (2 Phi(1/(2 sigma)) - 1)``.  Each part is
+tabulated and rounded as above (the atom exactly, on the grid point 0), so the same coupling
+and bounds hold.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
-from flint import arb, fmpz, fmpz_poly
+from flint import arb, fmpz_poly
 
-REMOVE, ADD = "remove", "add"
+REMOVE, ADD, SYMMETRIC = "remove", "add", "symmetric"
 #: Bits of the fractional part of ``r_j``.
 _R_BITS = 30
 #: A bin whose ``P(bin) (chord - Jensen)`` exceeds ``h`` divided by this is split (see
@@ -173,18 +181,21 @@ def _grid(j0: int, j1: int, coarse_from: int | None, wide: int, up: bool) -> lis
 
 
 def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits: int,
-                cut: Fraction, wide: int = 1, sparse: float | None = None) -> Step:
+                cut: Fraction, wide: int = 1, sparse: float | None = None,
+                half: bool = False) -> Step:
     """The rounded loss ``Y`` of one step (see the module docstring), tabulated for ``z``
     within ``cut`` standard deviations of the component means (``z`` down to ``-inf`` when
-    ``q < 1``: the loss is bounded there).  Where the loss is beyond ``sparse`` (in the tail
-    of small probability: above it for "remove", below it for "add") the bins are ``wide``
-    grid steps wide: fewer evaluations, a little more variance."""
+    ``q < 1``: the loss is bounded there; from ``z = 1/2``, where the loss is 0, when
+    ``half``: the part of the symmetric law).  Where the loss is beyond ``sparse`` (in the
+    tail of small probability: above it for "remove", below it for "add") the bins are
+    ``wide`` grid steps wide: fewer evaluations, a little more variance."""
     law = _Law(q, sigma, direction)
     ha = _arb(h)
     sign = law.sign
-    z_lo = None if q < 1 else -_arb(cut * sigma)
+    z_lo = arb(1) / 2 if half else None if q < 1 else -_arb(cut * sigma)
     z_hi = _arb(cut * sigma + (1 if direction == REMOVE else 0))
-    x_at_lo = sign * (law.loss(z_lo) if z_lo is not None else law.log_rest())
+    x_at_lo = arb(0) if half else sign * (law.loss(z_lo) if z_lo is not None else
+                                          law.log_rest())
     x_at_hi = sign * law.loss(z_hi)
     x_min, x_max = (x_at_lo, x_at_hi) if sign > 0 else (x_at_hi, x_at_lo)
     j0, j1 = _grid_index(x_min / ha, below=True), _grid_index(x_max / ha, below=False)
@@ -244,7 +255,11 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
         u_hi = ex.upper() - a
         moment = (rr * w * w - 2 * rr * w * u_lo + w * u_hi).upper()
         square += (p.upper() * moment.min(w * w)).upper()
-    out = (1 - mass).upper()
+    region = arb(1)  # the mass of the z-range tabulated
+    if half:
+        region = sum(((1 - f) * weight for (f, _), (weight, _) in
+                      zip(law.normal_at(z_lo), law.comps, strict=True)), arb(0))
+    out = (region - mass).upper()
     wmax = max(index[i + 1] - index[i] for i in range(len(index) - 1))
     return Step(j0, fmpz_poly([max(c, 0) for c in coeffs]), (bias_lo - out * wmax * ha).lower(),
                 (bias_hi + out * wmax * ha).upper(), (square + out * (wmax * ha) ** 2).upper(),
@@ -314,77 +329,18 @@ def _grid_index(y: arb, below: bool) -> int:
     raise ArithmeticError("a grid point is too close to the end of the range; raise the precision")
 
 
-def _cut(poly: fmpz_poly, units: int) -> tuple[fmpz_poly, int]:
-    """Drop the longest low and high ends of total (integer) mass at most ``units`` each;
-    return the rest and how many low coefficients went.  The ends are short, so each is
-    found by a doubling search from its side (cost proportional to the end's length)."""
-    n = poly.length()
+def symmetric_step(q: Fraction, sigma: Fraction, h: Fraction, bits: int, cut: Fraction,
+                   wide: int = 1, sparse: tuple[float | None, float | None] = (None, None)
+                   ) -> Step:
+    """The rounded symmetric law (module docstring): the two halves tabulated by
+    :func:`single_step` (``sparse`` for the remove and the add half) and the atom at 0,
+    ``(1 - q) erf(1/(2 sqrt(2) sigma))``, placed exactly (no rounding: it adds no bias)."""
+    rem = single_step(q, sigma, REMOVE, h, bits, cut, wide, sparse[0], half=True)
+    add = single_step(q, sigma, ADD, h, bits, cut, wide, sparse[1], half=True)
+    atom = _arb(1 - q) * (_arb(1 / (2 * sigma)) / arb(2).sqrt()).erf()
+    low = min(rem.offset, add.offset, 0)
+    poly = (rem.poly.left_shift(rem.offset - low) + add.poly.left_shift(add.offset - low)
+            + fmpz_poly([int_below(atom.lower() * arb(2) ** bits)]).left_shift(-low))
+    return Step(low, poly, rem.bias_lo + add.bias_lo, rem.bias_hi + add.bias_hi,
+                rem.square + add.square, max(rem.wide, add.wide), h, bits)
 
-    def low(k: int) -> bool:  # the k lowest coefficients sum to at most units
-        return int(poly.truncate(k)(1)) <= units
-
-    def high(k: int) -> bool:  # the k highest coefficients sum to at most units
-        return int(poly.right_shift(n - k)(1)) <= units
-    k_low = _longest(low, n)
-    k_high = _longest(high, n - k_low)
-    kept = poly.truncate(n - k_high)
-    return (kept.right_shift(k_low) if k_low else kept), k_low
-
-
-def _longest(ok: Callable[[int], bool], n: int) -> int:
-    """The largest ``k <= n`` with ``ok(k)`` (``ok`` monotone, ``ok(0)`` true)."""
-    good, step = 0, 1
-    while good + step <= n and ok(good + step):
-        good, step = good + step, 2 * step
-    bad = min(good + step, n + 1)
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        if ok(mid):
-            good = mid
-        else:
-            bad = mid
-    return good
-
-
-def compose(step: Step, steps: int, budget: Fraction) -> tuple[int, fmpz_poly]:
-    """``(offset, r)``: the ``steps``-fold convolution of ``step``'s law by repeated
-    squaring, floored to ``step.bits`` bits after each product, with negligible ends cut.
-
-    What a cut drops from a block of ``n`` steps is lost again in every block built from it:
-    up to ``2 steps / n`` times in the result.  So each end of a block of ``n`` steps may
-    drop ``budget n / (6 L steps)`` (``L`` the bit length of ``steps``): the cuts together
-    drop at most about ``budget`` (``2 L`` squarings' and ``L`` products' two ends)."""
-    scale = fmpz(2) ** step.bits
-    per_step = budget * 2**step.bits / (6 * steps.bit_length() * steps)
-    acc: tuple[int, fmpz_poly] | None = None
-    base, size = (step.offset, step.poly), 1
-    k = steps
-    while k:
-        if k & 1:
-            if acc is None:
-                acc = base
-            else:
-                poly, dropped = _cut((acc[1] * base[1]) // scale, int(per_step * steps))
-                acc = (acc[0] + base[0] + dropped, poly)
-        k >>= 1
-        if k:
-            size *= 2
-            poly, dropped = _cut((base[1] * base[1]) // scale, int(per_step * size))
-            base = (2 * base[0] + dropped, poly)
-    assert acc is not None
-    return acc
-
-
-def delta_at(offset: int, poly: fmpz_poly, h: Fraction, bits: int, index: int) -> arb:
-    """``sum_i r_i (1 - e^(s - s_i))_+`` at ``s = index h`` (``s_i = (offset + i) h``):
-    the hockey-stick divergence of the tabulated law at ``e^s`` (a ball)."""
-    k = max(index - offset + 1, 0)
-    if k >= poly.length():  # no grid point above s (index may be huge: eps = 1e308)
-        return arb(0)
-    tail = poly.right_shift(k) if k else poly
-    if tail.length() == 0:
-        return arb(0)
-    w = (-_arb(h)).exp()
-    gap = offset + k - index  # s_{k} - s in grid steps, >= 1
-    b = tail(w) * (-_arb(h * gap)).exp()
-    return (arb(int(tail(1))) - b) / arb(2) ** bits
