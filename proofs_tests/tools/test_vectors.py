@@ -339,7 +339,7 @@ def test_command_writes_a_current_file_and_check_accepts_it(quick: None, fresh: 
                                                             tmp_path: Path) -> None:
     path = tmp_path / "sub" / "vectors.json"
     code, out, _ = _cli("vectors", str(path))
-    assert code == 0 and "45 vectors" in out
+    assert code == 0 and "47 vectors" in out
     assert path.read_text(encoding="utf-8") == fresh
     code, out, err = _cli("vectors", str(path), "--check")
     assert (code, err) == (0, "") and "current" in out

@@ -39,7 +39,9 @@ SOURCES: dict[str, str] = {
     "MIR17": "Mironov (2017): Rényi differential privacy. CSF 2017; arXiv:1702.07476",
     "DPSGD": "Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang (2016): Deep learning "
              "with differential privacy. CCS 2016; arXiv:1607.00133 (DP-SGD, accounted here "
-             "by RDP: Mironov, Talwar, Zhang 2019 and Canonne, Kamath, Steinke 2020 Prop. 12)",
+             "by RDP: Mironov, Talwar, Zhang 2019 and Canonne, Kamath, Steinke 2020 Prop. 12; "
+             "exactly: Zhu, Dong, Wang 2022, arXiv:2106.08567; batches without replacement: "
+             "Dong, Roth, Su 2022, arXiv:1905.02383, Thm 4.2)",
     "MTZ19": "Mironov, Talwar, Zhang (2019): Rényi differential privacy of the sampled "
              "Gaussian mechanism. arXiv:1908.10530",
     "MV16": "Murtagh, Vadhan (2016): The complexity of computing the optimal composition of "

@@ -94,6 +94,8 @@ CASES: tuple[tuple[str, dict[str, str]], ...] = (
     ("DPSGD:delta-rdp", {"q": "0.02", "sigma": "2", "steps": "100", "eps": "1"}),
     ("DPSGD:eps", {"q": "0.01", "sigma": "1", "steps": "100", "delta": "1e-5"}),
     ("DPSGD:delta", {"q": "0.1", "sigma": "1", "steps": "10", "eps": "0.5"}),
+    ("DPSGD:eps-wor", {"q": "0.01", "sigma": "2", "steps": "100", "delta": "1e-5"}),
+    ("DPSGD:delta-wor", {"q": "0.1", "sigma": "2", "steps": "10", "eps": "1"}),
 )
 
 def package_version() -> str:

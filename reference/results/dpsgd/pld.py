@@ -96,6 +96,8 @@ class _Composed:
         self.step, self.steps, self.bits = step, steps, bits
         self.h = arb(grid.h.numerator) / grid.h.denominator
         self.deficit = (1 - arb(int(self.poly(1))) / arb(2) ** bits).upper()
+        if not self.deficit >= 0:  # every coefficient is below a probability: never
+            raise ArithmeticError(f"the grid law's mass exceeds 1 by {-self.deficit}")
 
     def delta(self, index: int) -> arb:
         return delta_at(self.offset, self.poly, self.step.h, self.bits, index)
