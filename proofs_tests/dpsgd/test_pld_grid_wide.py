@@ -91,6 +91,23 @@ def test_compose_cuts_where_the_budget_allows() -> None:
 
 
 @covers("DPSGD:eps", "DPSGD:delta")
+@pytest.mark.parametrize("steps", [64, 1000])
+def test_compose_cuts_stay_within_the_budget(steps: int) -> None:
+    """What the cuts drop over many squarings (the mass lost against the same composition
+    without cuts) is at most ``budget`` and not negligible: between ``budget/20`` and
+    ``budget`` (measured: 0.11 and 0.26 of it) for a law with light geometric ends."""
+    bits = 60
+    law = [2 ** (bits - e) for e in (40, 20, 8, 2, 1, 2, 8, 20, 40)]
+    law[4] += 2**bits - sum(law)
+    step = Step(0, fmpz_poly(law), arb(0), arb(0), arb(0), 1, Fraction(1, 4), bits)
+    budget = Fraction(1, 2**10)
+    _, full = compose(step, steps, Fraction(0))
+    _, cut = compose(step, steps, budget)
+    dropped = Fraction(int(full(1)) - int(cut(1)), 2**bits)
+    assert budget / 20 <= dropped <= budget, float(dropped / budget)
+
+
+@covers("DPSGD:eps", "DPSGD:delta")
 def test_cut_width_values() -> None:
     """``cut_width(tail)``: the least integer ``c`` with ``P(N(0,1) > c) <= tail``, at most
     38: pinned at 0.02 (``P(N > 2) = 0.0228``: 3), 0.03 (2), 1e-20 (``P(N > 9) = 1.1e-19``,
