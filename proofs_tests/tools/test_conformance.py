@@ -194,6 +194,18 @@ def test_sound_needs_a_theorem_covering_the_setting() -> None:
     assert outcome.verdict is Grade.UNDECIDED and "FullyAdaptive" in outcome.detail
 
 
+def test_an_error_keeps_the_entry_points_short_name() -> None:
+    """A raising entry point's outcome carries the method's short name, so the DP-SGD table
+    puts its errors in the same column as its values (the full run had split them)."""
+    case = Case("demo", "c", {}, Adaptivity.ADAPTIVE, lambda: EXACT)
+
+    def boom(p: object) -> float:
+        raise OverflowError("x")
+    method = Method("demo", "m", boom, CompositionTheorem("C"), short="m short")
+    outcome = harness.run_method(Fake(), "0", method, case)
+    assert outcome.verdict is Grade.ERROR and outcome.short == "m short"
+
+
 def test_formula_check_against_a_registered_result() -> None:
     """Basic composition of 0.5 and 0.25 is 0.75 (by hand): equal, or off by +1/3."""
     case = Case("demo", "f", {"e": [0.5, 0.25]}, Adaptivity.ADAPTIVE, lambda: EXACT)

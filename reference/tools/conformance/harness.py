@@ -110,7 +110,7 @@ def run_method(adapter: Adapter, version: str, method: Method, case: Case) -> Ou
         return Outcome(adapter.name, version, case.capability, case.label, method.api,
                        Grade.ERROR, detail=f"raised {type(err).__name__}: {first}"[:300],
                        theorem=method.theorem.name, seconds=time.perf_counter() - start,
-                       measure=method.measure)
+                       measure=method.measure, short=method.short)
     seconds = time.perf_counter() - start
     ref_start = time.perf_counter()
     ref = case.reference()
