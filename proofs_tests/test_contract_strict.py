@@ -121,7 +121,16 @@ def check(res: Result[Any], params: dict[str, Any]) -> None:
         assert res.id in str(err), err
 
 
-@pytest.mark.parametrize("res", RESULTS, ids=IDS)
+#: Results whose extreme inputs can cost tens of seconds each (MTZ19:rdp's series at four
+#: times the precision: 203 s for the full share in the CI profile, 123 s for a sixteenth:
+#: some extreme inputs take half a minute, a speed defect left to the speed issue): the full
+#: share runs under ``-m slow``, the default run a sixteenth
+#: (:func:`test_costly_results_at_fewer_inputs`).
+COSTLY = {"MTZ19:rdp"}
+
+
+@pytest.mark.parametrize("res", [pytest.param(r, marks=pytest.mark.slow) if r.id in COSTLY
+                                 else r for r in RESULTS], ids=IDS)
 @settings(max_examples=share(Fraction(1, 4)),
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
@@ -129,10 +138,21 @@ def test_extreme_inputs_meet_the_contract(res: Result[Any], data: st.DataObject)
     check(res, data.draw(extreme_params(res, INT_CAPS)))
 
 
+@pytest.mark.parametrize("res", [r for r in RESULTS if r.id in COSTLY],
+                         ids=[r.id for r in RESULTS if r.id in COSTLY])
+@settings(max_examples=share(Fraction(1, 16)),
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(data=st.data())
+def test_costly_results_at_fewer_inputs(res: Result[Any], data: st.DataObject) -> None:
+    check(res, data.draw(extreme_params(res, INT_CAPS)))
+
+
 def test_strict_contract_covers_every_result() -> None:
     marks = [m for m in getattr(test_extreme_inputs_meet_the_contract, "pytestmark", [])
              if m.name == "parametrize"]
-    assert marks and [r.id for r in marks[0].args[1]] == [r.id for r in catalogue()]
+    listed = [p.values[0] if hasattr(p, "values") else p for p in marks[0].args[1]]
+    assert marks and [r.id for r in listed] == [r.id for r in catalogue()]
+    assert COSTLY <= set(IDS)
 
 
 INVERSES = [r for r in RESULTS if r.inverse is not None]
