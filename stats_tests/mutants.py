@@ -81,3 +81,13 @@ def mutant(module: str, original: str, mutated: str, line: int | None = None) ->
     exec(compile(source, f"<mutant {m.line}: {m.original} -> {m.mutated}>", "exec"),
          planted.__dict__)
     return planted
+
+
+def line_with(module: str, text: str) -> int:
+    """The first line of ``module`` (dotted name) holding ``text`` anywhere (a class body,
+    say, where :func:`line_in` does not look)."""
+    path = Path(importlib.import_module(module).__file__ or "")
+    for i, line in enumerate(path.read_text().split("\n")):
+        if text in line:
+            return i + 1
+    raise LookupError(f"{text!r} is not in {module}")

@@ -11,11 +11,9 @@ otherwise.  Conditioning by rejection (each acceptance probability is above 0.3 
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 from functools import lru_cache
 from math import erf, sqrt
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +21,7 @@ import pytest
 from reference.results import covers
 from reference.results.dpsgd import pld
 from reference.sim.stats import rng
-from stats_tests.mutants import mutant
+from stats_tests.mutants import line_with, mutant
 
 Q, SIGMA, STEPS, EPS = 0.1, 2.0, 10, 0.5
 S = SIGMA / 2
@@ -93,12 +91,6 @@ def test_sampled_symmetric_law_meets_the_bracket() -> None:
     assert hi - lo < 0.1 * hi  # the bracket is informative: under 10% wide
 
 
-def _line(text: str) -> int:
-    """The line of the grid module where ``text`` first occurs (the mutant's site)."""
-    path = Path(importlib.import_module(GRID).__file__ or "")
-    return next(i + 1 for i, line in enumerate(path.read_text().split("\n")) if text in line)
-
-
 @pytest.mark.parametrize("original, wrong, text, meaning", [
     ("direction == ADD", "direction != ADD", "if direction == ADD:",
      "each half's variable drawn from the other's law (P and Q exchanged)"),
@@ -113,7 +105,7 @@ def test_power_against_mutants(monkeypatch: pytest.MonkeyPatch, original: str, w
     assumed): the harness rejects whenever the sampled interval covers the truth.  (Faults
     that change the law's mass are refused outright: ``pld`` checks that the grid law's mass
     is at most 1, and a deficit widens the bracket instead of moving it.)"""
-    bad = mutant(GRID, original, wrong, _line(text))
+    bad = mutant(GRID, original, wrong, line_with(GRID, text))
     monkeypatch.setattr(pld, "symmetric_step", bad.symmetric_step)
     pld.bracket.cache_clear()
     try:

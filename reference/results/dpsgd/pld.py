@@ -322,17 +322,21 @@ def _log_slope(c: _Composed, eps: Fraction) -> float:
     return math.inf if b <= 0 else math.log(a / b) / (4 * float(c.step.h))
 
 
-def _limits(values: Mapping[str, Any], where: str) -> None:
-    """Refuse inputs outside the sizes the grid is built for (preconditions with reasons)."""
-    sigma = values["sigma"]
-    if not MIN_SIGMA <= sigma <= MAX_SIGMA:
-        raise DomainError("sigma", str(sigma), f"must lie in [{MIN_SIGMA}, {MAX_SIGMA}] (the "
-                          f"grid is sized for these losses: below 1/2 one step's loss range "
-                          f"grows like 1/sigma^2)", where)
-    if "delta" in values and values["delta"] < MIN_DELTA:
-        raise DomainError("delta", str(values["delta"]), f"must be at least {MIN_DELTA} (the "
-                          f"integers carry 64 + log2(1/delta) bits)", where)
+def grid_limits(lo: Fraction, hi: Fraction, why: str) -> Callable[[Mapping[str, Any], str], None]:
+    """The precondition refusing inputs outside the sizes the grid is built for: ``sigma`` in
+    ``[lo, hi]`` (``why`` says why) and ``delta >= MIN_DELTA``."""
+    def check(values: Mapping[str, Any], where: str) -> None:
+        sigma = values["sigma"]
+        if not lo <= sigma <= hi:
+            raise DomainError("sigma", str(sigma), f"must lie in [{lo}, {hi}] ({why})", where)
+        if "delta" in values and values["delta"] < MIN_DELTA:
+            raise DomainError("delta", str(values["delta"]), f"must be at least {MIN_DELTA} "
+                              f"(the integers carry 64 + log2(1/delta) bits)", where)
+    return check
 
+
+_limits = grid_limits(MIN_SIGMA, MAX_SIGMA, "the grid is sized for these losses: below 1/2 one "
+                      "step's loss range grows like 1/sigma^2")
 
 _STEPS = count("steps", "1000", "number of steps (compositions)", hi=MAX_STEPS)
 

@@ -53,18 +53,22 @@ estimate of it is 1.21, below the lower end: self-composing it does not bound th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import mpmath  # noqa: F401  (the doctests use it)
 
-from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
 from reference.core.params import Param, count, nonneg, positive, unit_open
-from reference.results.dpsgd.pld import MAX_STEPS, MIN_DELTA, MIN_SIGMA, Triple, _answer, bracket
+from reference.results.dpsgd.pld import (
+    MAX_STEPS,
+    MIN_SIGMA,
+    Triple,
+    _answer,
+    bracket,
+    grid_limits,
+)
 
 _Q = Param("q", "real", lo=Fraction(0), hi=Fraction(1), example="0.01",
            doc="batch size / dataset size (m/n)")
@@ -86,14 +90,8 @@ def wor_bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction
     return lo, min(max(upper[1], lo), hi), hi
 
 
-def _limits(values: Mapping[str, Any], where: str) -> None:
-    sigma = values["sigma"]
-    if not 2 * MIN_SIGMA <= sigma <= MAX_SIGMA:
-        raise DomainError("sigma", str(sigma), f"must lie in [{2 * MIN_SIGMA}, {MAX_SIGMA}] "
-                          f"(the grid of the Poisson pair at sigma/2 is sized for these)", where)
-    if "delta" in values and values["delta"] < MIN_DELTA:
-        raise DomainError("delta", str(values["delta"]), f"must be at least {MIN_DELTA} (the "
-                          f"integers carry 64 + log2(1/delta) bits)", where)
+_limits = grid_limits(2 * MIN_SIGMA, MAX_SIGMA, "the grid of the Poisson pair at sigma/2 is "
+                      "sized for these")
 
 
 @result("DPSGD:eps-wor", title="DP-SGD epsilon, sampling without replacement, replace-one "
