@@ -148,20 +148,27 @@ def test_solver_start_at_zero() -> None:
 @covers("KOV15:Thm3.3-delta")
 def test_negligible_rest_bound() -> None:
     """``weight r/(1-r)`` (the geometric bound on what is left out) when ``r < 1`` and it is
-    below ``2^-prec`` of the total; None otherwise (in ``iv``, from the enclosures' ends)."""
+    below ``2^-bits`` of the total; None otherwise (in ``iv``, from the enclosures' ends).
+    ``bits`` is the working precision the caller passes, not the context's (guarded) one."""
     with working(iv):
-        w, total, tiny = iv.mpf(1), iv.mpf(2) ** 400, iv.mpf(2) ** -(iv.prec + 2)
-        bound = _negligible(iv, tiny * w, iv.mpf(1) / 3, iv.mpf(1))
+        p = iv.prec
+        w, total, tiny = iv.mpf(1), iv.mpf(2) ** 400, iv.mpf(2) ** -(p + 2)
+        bound = _negligible(tiny * w, iv.mpf(1) / 3, iv.mpf(1), p)
         half = endpoints(tiny / 2).hi                                   # r/(1-r) = 1/2
-        assert bound is not None and half <= bound <= half * (1 + mp.mpf(2) ** (8 - iv.prec))
-        assert _negligible(iv, w, iv.mpf(1), total) is None             # r = 1
-        assert _negligible(iv, w, iv.mpf((0.5, 1.5)), total) is None     # r may exceed 1
-        assert _negligible(iv, w, iv.mpf(1) / 3, total) is not None      # 2^-1 < 2^(400-p)
-        assert _negligible(iv, 16 * tiny, iv.mpf(1) / 3, iv.mpf(1)) is None  # 2^(1-p) > 2^-p
+        assert bound is not None and half <= bound <= half * (1 + mp.mpf(2) ** (8 - p))
+        assert _negligible(w, iv.mpf(1), total, p) is None             # r = 1
+        assert _negligible(w, iv.mpf((0.5, 1.5)), total, p) is None     # r may exceed 1
+        assert _negligible(w, iv.mpf(1) / 3, total, p) is not None      # 2^-1 < 2^(400-p)
+        assert _negligible(16 * tiny, iv.mpf(1) / 3, iv.mpf(1), p) is None  # 2^(1-p) > 2^-p
+        # the threshold follows bits: 2^-(p+3) of the total passes at p bits, not at p + 4
+        assert _negligible(tiny / 2, iv.mpf(1) / 3, iv.mpf(1), p + 4) is None
+        assert _negligible(tiny / 2, iv.mpf(1) / 3, iv.mpf(1), p - 4) is not None
     with mp.workdps(50):
-        got = _negligible(mp, mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1))
+        got = _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), mp.prec)
         assert got == mp.mpf(2) ** -300
-        assert _negligible(mp, mp.mpf(2) ** -300, mp.one, mp.one) is None     # r = 1 exactly
+        assert _negligible(mp.mpf(2) ** -300, mp.one, mp.one, mp.prec) is None     # r = 1
+        assert _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), 299) is not None
+        assert _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), 301) is None
 
 
 _CASE = {"eps": F(1, 50), "k": 4000, "eps_g": F(1, 2)}     # last term above the largest weight
@@ -181,7 +188,7 @@ def test_what_is_left_out_is_added_as_an_interval(monkeypatch: pytest.MonkeyPatc
     [0, 1] twice, the mp sum the largest term alone (its value by exact binomials)."""
     calls: list[object] = []
 
-    def stop_at_once(ctx: object, weight: object, r: object, total: object) -> object:
+    def stop_at_once(weight: object, r: object, total: object, bits: int) -> object:
         calls.append(weight)
         return mp.one
 
@@ -192,9 +199,9 @@ def test_what_is_left_out_is_added_as_an_interval(monkeypatch: pytest.MonkeyPatc
         e = to_ctx(mp, eps)
         largest = _weight(k, j, e) * -mp.expm1(to_ctx(mp, eps_g - (k - 2 * j) * eps))
     with working(iv):
-        enc = endpoints(kov15._pure_sum(iv, *_lifted(iv)))
+        enc = endpoints(kov15._pure_sum(iv, *_lifted(iv), iv.prec))
     with working(mp):
-        plain = kov15._pure_sum(mp, *_lifted(mp))
+        plain = kov15._pure_sum(mp, *_lifted(mp), mp.prec)
     assert len(calls) == 4                         # two sides, in iv and in mp
     assert abs(enc.lo / largest - 1) < mp.mpf(10) ** -40
     assert abs(enc.hi - enc.lo - 2) < mp.mpf(10) ** -40
@@ -208,8 +215,8 @@ def test_each_side_stops_long_before_its_end(monkeypatch: pytest.MonkeyPatch) ->
     (k/2 = 5 * 10**5)."""
     real, stops, calls = kov15._negligible, [], []
 
-    def counted(ctx: object, weight: object, r: object, total: object) -> object:
-        got = real(ctx, weight, r, total)       # type: ignore[arg-type]
+    def counted(weight: object, r: object, total: object, bits: int) -> object:
+        got = real(weight, r, total, bits)       # type: ignore[arg-type]
         calls.append(got)
         return got
 

@@ -17,7 +17,8 @@ Variations are hooks on the one class, not subclasses:
   numbers (the exact linear programs of the target-charging family);
 * ``inverse=Inverse(...)`` (built by ``@inverse(...)``) makes the result a certified
   inverse of a monotone forward result: calling it returns a :class:`Certificate` whose
-  forward evaluation, in interval arithmetic, proves the defining inequality.
+  forward evaluation, in interval arithmetic, proves the defining inequality;
+* ``balls=True``: the enclosure (and an inverse's solver) from Arb's balls, :mod:`.fastballs`.
 
 A result is a value in its module; the catalogue (:mod:`reference.core.catalogue`)
 collects them from an explicit list of modules. Nothing registers on import.
@@ -38,6 +39,7 @@ from reference.core.certificates import Certificate, base_step, least_step, on_g
 from reference.core.errors import DomainError
 from reference.core.numeric import (
     MPF,
+    READERS,
     Ctx,
     Interval,
     endpoints,
@@ -69,6 +71,11 @@ Hook = Callable[[Mapping[str, Any], str], Mapping[str, Any]]
 Precondition = Callable[[Mapping[str, Any], str], None]
 
 
+def _fast() -> Ctx:
+    from reference.core.fastballs import FAST  # on first use: python-flint loads in 80 ms
+    return FAST
+
+
 def check_finite(out: object, rid: str) -> None:
     """``RuntimeError`` if a formula produced NaN anywhere in its output (a bug, never input)."""
     if isinstance(out, tuple | list):
@@ -87,7 +94,7 @@ def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
         return type(out)(*(map_numbers(fn, v) for v in out))
     if isinstance(out, tuple | list):
         return type(out)(map_numbers(fn, v) for v in out)
-    if isinstance(out, mpmath.mpf | iv.mpf):
+    if isinstance(out, mpmath.mpf | iv.mpf) or type(out) in READERS:   # READERS: balls
         return fn(out)
     return out
 
@@ -95,11 +102,10 @@ def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
 def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
     """Extra bits of working precision for inputs next to a non-zero end of their domain.
 
-    An input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain,
-    such as ``delta = 1 - 1e-300``, would round onto that end at the working precision and
-    lose what separates it (``log(1/delta)`` would come out 0, and ``1 - delta`` nothing);
-    the evaluation then runs with ``b`` more bits (at most ``MAX_NEAR_END_BITS``), so the
-    formulas see the input as it is.  Zero ends need nothing: floating point keeps tiny
+    An input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain
+    (``delta = 1 - 1e-300``) would round onto that end at the working precision and lose what
+    separates it (``log(1/delta)`` would come out 0); the evaluation then runs with ``b`` more
+    bits (at most ``MAX_NEAR_END_BITS``).  Zero ends need nothing: floating point keeps tiny
     magnitudes.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
     too: ``e^x`` at ``x = 1e300`` is only known to relative ``x * 2**-prec``.
     """
@@ -180,6 +186,7 @@ class Result(Generic[R]):
     prepare: Hook | None = None
     exact_inputs: bool = False
     inverse: Inverse | None = None
+    balls: bool = False
 
     def __post_init__(self) -> None:
         # A Result is not a function, so doctest would skip its docstring: list the formula
@@ -245,8 +252,9 @@ class Result(Generic[R]):
             with precision(get_dps() + (bits * 31 + 99) // 100):
                 values = {**values, **self.prepare(values, self.where)}
         guard = PLAIN_GUARD_DIGITS if ctx is mp else 0
-        with working(ctx, get_dps() + guard), extra_bits(ctx, near_end_bits(self, values)):
-            out = self.core(ctx, **(dict(values) if self.exact_inputs else lift(ctx, values)))
+        run = _fast() if ctx is iv and self.balls else ctx
+        with working(run, get_dps() + guard), extra_bits(run, near_end_bits(self, values)):
+            out = self.core(run, **(dict(values) if self.exact_inputs else lift(run, values)))
             check_finite(out, self.id)
             if ctx is iv:
                 return map_numbers(endpoints, out)
@@ -300,8 +308,9 @@ class Result(Generic[R]):
     def _certify(self, inv: Inverse, values: Mapping[str, Any],
                  bits: int) -> tuple[Certificate, bool]:
         target: Fraction = values[inv.target]
-        with extra_bits(mp, near_end_bits(self, values)):
-            guess = +mp.mpf(self.core(mp, **lift(mp, values)))
+        run = _fast() if self.balls else mp     # on balls: the midpoint is the guess
+        with working(run), extra_bits(run, near_end_bits(self, values)):
+            guess = endpoints(self.core(run, **lift(run, values))).mid
         guess = +guess
         floor = inv.floor if inv.floor is not None else inv.forward.param(inv.unknown).lo
         floor = Fraction(0) if floor is None else floor
@@ -319,6 +328,8 @@ class Result(Generic[R]):
         toward = -1 if inv.increasing else 1
         least = on_grid(floor, up=True)
         u0 = max(exact(guess, inv.unknown, self.where), least)
+        if self.balls and u0 > least:   # a ball's midpoint is the root: half a step inward
+            u0 = max(on_grid(u0 + toward * base_step(u0) / 2, up=toward > 0), least)
         base, fast, limit = base_step(u0), mp.prec - 16, mp.prec + 400
 
         def ahead(e: int) -> Fraction:
@@ -361,13 +372,13 @@ class Result(Generic[R]):
 def result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],
            status: Status = "stated", probabilistic: bool = False,
            precondition: Precondition | None = None, notes: str = "", output: str = "value",
-           prepare: Hook | None = None, exact_inputs: bool = False,
+           prepare: Hook | None = None, exact_inputs: bool = False, balls: bool = False,
            ) -> Callable[[Callable[..., R]], Result[R]]:
     """Make ``core(ctx, **params)`` the result ``rid`` (see the module doc for the hooks)."""
 
     def wrap(core: Callable[..., R]) -> Result[R]:
         return Result(rid, title, kind, statement, tuple(params), core, status, probabilistic,
-                      precondition, notes, output, prepare, exact_inputs)
+                      precondition, notes, output, prepare, exact_inputs, balls=balls)
 
     return wrap
 
@@ -376,7 +387,7 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
             unknown: str, target: str, increasing: bool, forward_output: str | None = None,
             fixed: dict[str, str] | None = None, status: Status = "stated",
             precondition: Precondition | None = None, notes: str = "", output: str = "value",
-            floor: Fraction | None = None,
+            floor: Fraction | None = None, balls: bool = False,
             ) -> Callable[[Callable[..., MPF]], Result[Certificate]]:
     """Make ``solver(ctx, **params)`` the certified inverse ``rid`` of ``forward``."""
 
@@ -384,6 +395,6 @@ def inverse(rid: str, *, title: str, statement: str, params: list[Param], forwar
         return Result(rid, title, "conversion", statement, tuple(params), solver, status,
                       False, precondition, notes, output,
                       inverse=Inverse(forward, unknown, target, increasing, forward_output,
-                                      dict(fixed or {}), floor))
+                                      dict(fixed or {}), floor), balls=balls)
 
     return wrap

@@ -2,8 +2,9 @@
 
 Every formula in the library is written once as a function whose first argument is
 an mpmath *context*: ``mpmath.mp`` (point arithmetic at the working precision) or
-``mpmath.iv`` (outward-rounded interval arithmetic).  Evaluating the same code with
-``iv`` gives an enclosure that provably contains the exact real value.
+``mpmath.iv`` (outward-rounded interval arithmetic; Arb's balls, :mod:`.fastballs`, are a
+faster one).  Evaluating the same code with ``iv`` gives an enclosure that provably
+contains the exact real value.
 
 Inputs (``int | float | str | Fraction | Decimal | mpf``) are first converted
 *exactly* to :class:`fractions.Fraction`: a float is the binary number it holds,
@@ -15,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
@@ -81,8 +82,7 @@ def exact(x: object, name: str, where: str) -> Fraction:
         if isinstance(x, mpmath.mpf):
             if not mpmath.isfinite(x):
                 raise DomainError(name, x, "must be finite", where)
-            # Read the raw (sign, mantissa, exponent) triple: ``man_exp`` drops the sign in
-            # mpmath 1.3 (so -0.5 came out as +1/2).
+            # the raw triple: ``man_exp`` drops the sign in mpmath 1.3 (-0.5 gave +1/2)
             sign, man, exp, _ = x._mpf_
             q = Fraction(int(man)) * (Fraction(2) ** int(exp))
             return -q if sign else q
@@ -90,8 +90,6 @@ def exact(x: object, name: str, where: str) -> Fraction:
         if not math.isfinite(f):
             raise DomainError(name, x, "must be finite", where)
         return Fraction(f)
-    if isinstance(x, mpmath.mpf):
-        return exact(x, name, where)
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise DomainError(name, x, "must be finite", where)
@@ -114,8 +112,8 @@ def to_ctx(ctx: Ctx, q: Fraction | int) -> MPF:
 
 
 def is_interval(ctx: Ctx) -> bool:
-    """True for the interval context."""
-    return ctx is iv
+    """True for an enclosing context: ``iv``, or one that says so (the arb balls)."""
+    return ctx is iv or getattr(ctx, "interval", False) is True
 
 
 def pos_part(ctx: Ctx, x: MPF) -> MPF:
@@ -230,11 +228,18 @@ class Interval:
         return f"[{mpmath.nstr(self.lo, 17)}, {mpmath.nstr(self.hi, 17)}]"
 
 
+#: The ends of the numbers of other enclosing contexts, by type (the arb balls add theirs).
+READERS: dict[type, Callable[[Any], Interval]] = {}
+
+
 def endpoints(x: MPF) -> Interval:
-    """The endpoints of an ``iv`` number (or a point) as an :class:`Interval` of ``mp`` numbers."""
+    """The ends of an ``iv`` number, a ball or a point as an :class:`Interval` of ``mp`` numbers."""
     if isinstance(x, iv.mpf):
         lo, hi = x._mpi_
         return Interval(mp.make_mpf(lo), mp.make_mpf(hi))
+    reader = READERS.get(type(x))
+    if reader is not None:
+        return reader(x)
     return Interval(mp.mpf(x), mp.mpf(x))
 
 
@@ -243,13 +248,13 @@ def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
     """Set ``ctx`` to the working precision (plus guard digits for intervals)."""
     digits = get_dps() if dps is None else dps
     if is_interval(ctx):
-        old = iv.prec
-        iv.dps = digits + 10
+        old = ctx.prec
+        ctx.prec = mpmath.libmp.dps_to_prec(digits + 10)    # what iv.dps = digits + 10 sets
         try:
             with mp.workdps(digits + 10):
                 yield
         finally:
-            iv.prec = old
+            ctx.prec = old
     else:
         with mp.workdps(digits):
             yield
@@ -259,13 +264,13 @@ def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
 def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
     """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after).
 
-    For ``iv`` the ``mp`` precision is raised alike, as :func:`working` sets both: helper
-    arithmetic on endpoints in ``mp`` (``-t``, ``abs``) must not round them below ``iv``'s
+    For an interval context ``mp`` is raised alike, as :func:`working` sets both: helper
+    arithmetic on ends in ``mp`` (``-t``, ``abs``) must not round them below the interval's
     precision (``normal_sf`` once lost rigour that way).
     """
     old, old_mp = ctx.prec, mp.prec
     ctx.prec = old + bits
-    if ctx is iv:
+    if is_interval(ctx):
         mp.prec = max(old_mp, ctx.prec)
     try:
         yield

@@ -48,7 +48,7 @@ MAX_ROUNDS = 10**7
 #: ``_KINK_BITS`` bits in ``1 - e^(-gap)``, paid for by as many guard bits.
 _KINK_BITS = 16
 #: How often (in terms) the outward sums test whether the rest is negligible.
-_CHECK_EVERY = 8
+_CHECK_EVERY = 64
 
 #: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
 _EXACT_BITS = 2 * 10**6
@@ -122,33 +122,37 @@ def _largest_weight(k: int, eps: MPF) -> int:
     return int((k + 1) / (1 + math.exp(min(float(endpoints(eps).lo), 700.0))))
 
 
-def _negligible(ctx: Ctx, weight: MPF, r: MPF, total: MPF) -> MPF | None:
+def _negligible(weight: MPF, r: MPF, total: MPF, bits: int) -> MPF | None:
     """A bound on ``weight (r + r^2 + ...)`` when ``r < 1`` and the bound is below
-    ``2^-prec`` times ``total``, else None.  Summed outward from the largest weight, the
+    ``2^-bits`` times ``total``, else None.  Summed outward from the largest weight, the
     ratio of consecutive weights only falls, and each factor ``1 - e^(-gap)`` is at most 1,
     so the terms left out add up to at most this."""
     ratio = endpoints(r).hi
     if not ratio < 1:
         return None
     bound = endpoints(weight * r / (1 - r)).hi
-    return bound if bound <= endpoints(total).lo * mp.mpf(2) ** -ctx.prec else None
+    return bound if bound <= mp.ldexp(endpoints(total).lo, -bits) else None
 
 
-def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF) -> MPF:
+def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF,
+              bits: int) -> MPF:
     """``sum_{j <= last} C(k,j) p^(k-j) (1-p)^j (1 - e^(-gap_j))``, ``gap_j = (k-2j) eps -
     eps_g``, from the largest weight outward (down to 0, up to ``last``); each side stops
-    once what it leaves out is below ``2^-prec`` of the sum, and in ``iv`` that remainder
-    is added as ``[0, bound]``.  About ``sqrt(k prec)`` terms instead of ``k/2``: at
-    k = 10**6, eps = 0.01, eps_g = 97.5 (delta near 1e-6) and 220 bits, 6656 terms."""
+    once what it leaves out is below ``2^-bits`` of the sum (``bits``: the working precision,
+    without the guard bits of the recurrences), and in an interval context that remainder is
+    added as ``[0, bound]``.  About ``sqrt(k bits)`` terms instead of ``k/2``: at k = 10**6,
+    eps = 0.01, eps_g = 97.5 (delta near 1e-6) and 203 bits, 6600 terms."""
     if last < 0:
         return ctx.zero
     ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)        # (1-p)/p and p/(1-p)
-    shrink, near = exp(ctx, -2 * eps), 1 - ctx.mpf(2) ** -_KINK_BITS
+    shrink, eps_low = exp(ctx, -2 * eps), float(endpoints(eps).lo)
     start = min(last, _largest_weight(k, eps))
     first = exp(ctx, log_binomial(ctx, k, start) - k * log1p(ctx, ratio) - start * eps)
 
     def term(j: int, weight: MPF, shortfall: MPF) -> MPF:
-        if j < last and endpoints(shortfall).hi < endpoints(near).lo:
+        # gap_j > 2 (last - j) eps: at least 2^-15, so 1 - e^(-gap_j) > 2^-16 loses at most
+        # _KINK_BITS bits (either form is rigorous; floats only choose between them)
+        if (last - j) * eps_low >= 2.0 ** -(_KINK_BITS + 1):
             return weight * (1 - shortfall)
         gap = last_gap if j == last else (k - 2 * j) * eps - eps_g
         return weight * -expm1(ctx, -gap)   # near a kink: no cancellation
@@ -162,7 +166,7 @@ def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF) 
             # ratio of the next weight to this one
             r = (j * inverse_ratio / (k - j + 1) if step < 0 else (k - j) * ratio / (j + 1))
             if (j - start) % _CHECK_EVERY == 0:
-                left_out = _negligible(ctx, weight, r, total)
+                left_out = _negligible(weight, r, total, bits)
                 if left_out is not None:
                     rest += ctx.mpf((0, left_out)) if is_interval(ctx) else ctx.zero
                     break
@@ -195,7 +199,7 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
                 count("k", "500", "number of mechanisms", hi=MAX_ROUNDS),
                 nonneg("eps_g", "0.1", "composed epsilon"),
                 unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
-        prepare=_prepare,
+        prepare=_prepare, balls=True,
         notes="KOV Thm 3.3 gives the value at the lattice points eps_g=(k-2i)eps; between "
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. The sum runs outward "
@@ -220,8 +224,9 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF,
     >>> print(mpmath.nstr(optimal_delta(eps="0.001", k=500, eps_g="0.1"), 2))  # LEC11 N7
     1.7e-8
     """
+    bits = ctx.prec     # the working precision: where the sum may stop
     with _guard(ctx, k, eps):
-        total = _pure_sum(ctx, eps, k, eps_g, last, last_gap)
+        total = _pure_sum(ctx, eps, k, eps_g, last, last_gap, bits)
         return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
 
 
@@ -315,7 +320,7 @@ def _first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
     if not target > 0:
         return 0
     x = float(endpoints(eps).lo)
-    limit = float(mp.log(target)) - (bits + 8) * math.log(2) - math.log(k)
+    limit = float(mp.log(endpoints(target).lo)) - (bits + 8) * math.log(2) - math.log(k)
     lo, hi = 0, min(_largest_weight(k, eps), (k - 1) // 2)
 
     def log_weight(m: int) -> float:
@@ -341,7 +346,7 @@ def _first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
                  unit_open("delta_g", "1e-6", "target composed delta"),
                  unit_closed_open("delta", "0", "delta of each mechanism", default="0")],
          forward=optimal_delta, unknown="eps_g", target="delta_g", increasing=False,
-         precondition=_floor_check,
+         precondition=_floor_check, balls=True,
          notes="Requires delta_g > 1-(1-delta)^k: at equality the infimum k*eps is exact "
                "but not certifiable in interval arithmetic.")
 def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF:
@@ -360,27 +365,24 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
     >>> cert.holds
     True
     """
+    bits = ctx.prec     # the working precision: where the walk may start
     with _guard(ctx, k, eps):
         if not eps > 0:
             return ctx.zero
         log_all = k * log1p(ctx, -delta)
         target = (delta_g + expm1(ctx, log_all)) / exp(ctx, log_all)  # the RR^k part
-        ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)
-        shrink = exp(ctx, -2 * eps)
-        first = _first_piece(k, eps, target, ctx.prec)
-        log_first = log_binomial(ctx, k, first)
-        # C(k,m) p^(k-m) (1-p)^m and C(k,m) p^m (1-p)^(k-m)
-        weight = exp(ctx, log_first - k * log1p(ctx, ratio) - first * eps)
-        mirror = exp(ctx, log_first - k * log1p(ctx, inverse_ratio) + first * eps)
-        scale = exp(ctx, (k - 2 * first - 2) * eps)      # e^(left end of piece m)
-        heads, tails = ctx.zero, ctx.zero                # A_m, B_m
+        ratio, shrink = exp(ctx, -eps), exp(ctx, -2 * eps)
+        first = _first_piece(k, eps, target, bits)
+        # w_m = C(k,m) p^(k-m) (1-p)^m; heads = A_m = sum_{j<=m} w_j and tails = T_m =
+        # sum_{j<=m} w_j e^(-2(m-j) eps), so that B_m = e^(-(k-2m) eps) T_m
+        weight = exp(ctx, log_binomial(ctx, k, first) - k * log1p(ctx, ratio) - first * eps)
+        heads, tails = ctx.zero, ctx.zero
         for m in range(first, (k + 1) // 2):
             heads += weight
-            tails += mirror
-            at_left = heads - (scale * tails if k - 2 * m - 2 > 0 else tails)
+            tails = tails * shrink + weight
+            # e^(left end) B_m: the left end of piece m is (k-2m-2) eps, or 0 when k-2m = 1
+            at_left = heads - tails * (shrink if k - 2 * m >= 2 else ratio)
             if at_left >= target:
-                return log(ctx, (heads - target) / tails)
+                return log(ctx, (heads - target) / tails) + (k - 2 * m) * eps
             weight = weight * ((k - m) * ratio) / (m + 1)
-            mirror = mirror * ((k - m) * inverse_ratio) / (m + 1)
-            scale = scale * shrink
         return ctx.zero

@@ -24,6 +24,7 @@ import mpmath  # noqa: F401  (used by the doctests)
 from mpmath import iv, mp
 
 from reference.core.errors import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import result
 from reference.core.numeric import (
     MPF,
@@ -150,19 +151,20 @@ def _search(decide: Callable[[int], bool | None], top: int,
 
 def _lattice_bracket(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     """``prepare`` hook of ``KOV15:Thm3.3-grid``: the bracket of :func:`_search` over the
-    lattice indices, each enclosure of a lattice delta compared exactly with the exact
-    ``delta_g``.  An enclosure end equal to ``delta_g`` decides: for ``i >= 1`` and
+    lattice indices, each enclosure of a lattice delta (on Arb's balls,
+    :mod:`reference.core.fastballs`) compared exactly with the exact ``delta_g``.  An
+    enclosure end equal to ``delta_g`` decides: for ``i >= 1`` and
     ``eps > 0`` the lattice delta is a non-constant rational function of the transcendental
     ``e^eps`` (Lindemann), so irrational and strictly inside its enclosure; at ``i = 0`` or
     ``eps = 0`` it is the floor ``1-(1-delta)^k``, which the domain keeps below ``delta_g``.
     """
     k, target = values["k"], values["delta_g"]
-    with working(iv):
-        eps, delta, keep = (to_ctx(iv, values["eps"]), to_ctx(iv, values["delta"]),
-                            to_ctx(iv, 1 - values["delta"]))
+    with working(FAST):
+        eps, delta, keep = (to_ctx(FAST, values["eps"]), to_ctx(FAST, values["delta"]),
+                            to_ctx(FAST, 1 - values["delta"]))
 
         def decide(i: int) -> bool | None:
-            value = endpoints(_lattice_delta(iv, eps, k, i, delta, keep))
+            value = endpoints(_lattice_delta(FAST, eps, k, i, delta, keep))
             if compare(value.hi, target) <= 0:
                 return True
             if compare(value.lo, target) >= 0:
@@ -173,15 +175,16 @@ def _lattice_bracket(values: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 
 def _lattice_guess(values: Mapping[str, Any]) -> int | None:
-    """The lattice index just above the continuous optimum ``KOV15:Thm3.3`` (its solver, in
-    ``mp``): the largest ``i`` with ``(k - 2i) eps`` at least that ``eps_g``.  Only a
-    guess, which the search checks with two decisions."""
+    """The lattice index just above the continuous optimum ``KOV15:Thm3.3`` (its solver, on
+    balls; the midpoint): the largest ``i`` with ``(k - 2i) eps`` at least that ``eps_g``.
+    Only a guess, which the search checks with two decisions."""
     k: int = values["k"]
     if values["eps"] == 0:
         return None
-    with working(mp):
-        best = optimal_epsilon.core(mp, **{n: to_ctx(mp, values[n]) if n != "k" else k
-                                           for n in ("eps", "k", "delta_g", "delta")})
+    with working(FAST):
+        best = endpoints(optimal_epsilon.core(FAST, **{
+            n: to_ctx(FAST, values[n]) if n != "k" else k
+            for n in ("eps", "k", "delta_g", "delta")})).mid
         return min(max(int(mp.floor((k - best / to_ctx(mp, values["eps"])) / 2)), 0), k // 2)
 
 

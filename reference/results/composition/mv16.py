@@ -148,7 +148,7 @@ hetero_delta_result = Result(
     r"\delta_g=1-\prod(1-\delta_i)+\prod(1-\delta_i)\sum_{S}\frac{\big[e^{\sum_{S}\varepsilon_i}"
     r"-e^{\varepsilon_g}e^{\sum_{\bar S}\varepsilon_i}\big]_+}{\prod(1+e^{\varepsilon_i})}",
     (_PARAMS[0], nonneg("eps_g", "0.3", "composed epsilon"), _PARAMS[1]), hetero_delta,
-    precondition=_check, prepare=_prepare, exact_inputs=True,
+    precondition=_check, prepare=_prepare, exact_inputs=True, balls=True,
     notes=f"Exact by enumeration over distinct epsilons, limited to {MAX_TERMS} loss values "
           "(MV16 show the general problem is #P-complete).")
 

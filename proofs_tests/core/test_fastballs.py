@@ -1,0 +1,157 @@
+"""The arb-ball context (:mod:`reference.core.fastballs`): conversions, ends, functions,
+precision handling and decisions, each against an independent route (exact rationals, or
+mpmath at twice the precision).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import frac
+from reference.core.fastballs import FAST, ends
+from reference.core.numeric import endpoints, extra_bits, is_interval, pos_part, working
+
+F = Fraction
+
+rationals = st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**12)
+
+
+def _ends(x: object) -> tuple[Fraction, Fraction]:
+    e = endpoints(x)
+    return frac(e.lo), frac(e.hi)
+
+
+def test_is_an_interval_context_whose_numbers_have_ends() -> None:
+    assert is_interval(FAST) and not is_interval(mp)
+    with working(FAST):
+        x = FAST.mpf(F(1, 3))
+        lo, hi = _ends(x)
+        assert lo < F(1, 3) < hi and hi - lo < F(1, 2 ** (FAST.prec - 2))
+        assert endpoints(x) == ends(x)
+
+
+@given(q=rationals)
+def test_a_rational_is_enclosed_tightly(q: Fraction) -> None:
+    with working(FAST):
+        lo, hi = _ends(FAST.mpf(q))
+        assert lo <= q <= hi
+        assert hi - lo <= abs(q) * F(1, 2 ** (FAST.prec - 2))
+
+
+def test_ints_and_binary_numbers_are_exact_at_any_precision() -> None:
+    """A 300-bit integer and a 400-bit mpf stay exact at flint's 53 bits (``mp.mpf(x)``
+    would have rounded the mpf to the current mp precision)."""
+    big = 2**300 + 1
+    with mp.workprec(400):
+        fine = mp.mpf(1) + mp.ldexp(1, -399)
+    old = flint.ctx.prec
+    flint.ctx.prec = 53
+    try:
+        assert _ends(FAST.mpf(big)) == (big, big)
+        assert _ends(FAST.mpf(fine)) == (frac(fine), frac(fine))
+        assert _ends(FAST.mpf(mp.mpf(-3) / 4)) == (F(-3, 4), F(-3, 4))
+        assert _ends(FAST.mpf(0.1)) == (F(0.1), F(0.1))      # a float: the double it holds
+        assert _ends(FAST.mpf(5e-324)) == (F(5e-324), F(5e-324))
+    finally:
+        flint.ctx.prec = old
+
+
+@given(a=rationals, b=rationals)
+def test_a_pair_is_the_ball_around_its_midpoint(a: Fraction, b: Fraction) -> None:
+    """``mpf((lo, hi))`` holds ``[lo, hi]``; only the radius is rounded (up, to 30 bits)."""
+    lo, hi = min(a, b), max(a, b)
+    with working(mp):
+        ends_in = (mp.mpf(lo.numerator) / lo.denominator, mp.mpf(hi.numerator) / hi.denominator)
+    x_lo, x_hi = frac(ends_in[0]), frac(ends_in[1])
+    got_lo, got_hi = _ends(FAST.mpf(ends_in))
+    assert got_lo <= x_lo and x_hi <= got_hi
+    assert (got_hi - got_lo) - (x_hi - x_lo) <= (x_hi - x_lo) * F(1, 2**28)
+    assert _ends(FAST.mpf((0, 0))) == (0, 0)
+    lo3, hi5 = _ends(FAST.mpf((3, 5)))
+    assert lo3 <= 3 and hi5 >= 5 and (hi5 - lo3) - 2 <= F(2, 2**28)
+
+
+@pytest.mark.parametrize(("bad", "error"), [
+    (True, TypeError), ("1", TypeError), (None, TypeError), (mp.inf, ValueError),
+    (mp.nan, ValueError), (float("inf"), ValueError), ((2, 1), ValueError),
+    ((0, mp.inf), ValueError)])
+def test_what_is_not_a_number_is_refused(bad: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        FAST.mpf(bad)
+
+
+def test_ends_are_exact_whatever_flint_precision_is_current() -> None:
+    """The regression: ``lower()``/``upper()`` round to flint's current precision, and cut an
+    enclosure of ``1 - c 2^-200`` computed at 400 bits to the nearest ``2^-203``."""
+    with working(FAST):
+        with extra_bits(FAST, 300):
+            x = 1 - FAST.mpf(F(1, 3 * 2**200))
+        lo, hi = _ends(x)                                    # read at about 200 bits
+    exact = 1 - F(1, 3 * 2**200)
+    assert lo <= exact <= hi and hi - lo < F(1, 2**450)
+    for infinite in (flint.arb(0, "inf"), flint.arb(1) / 0):    # an infinite radius, nan
+        wide = ends(infinite)
+        assert (wide.lo, wide.hi) == (mp.ninf, mp.inf)
+
+
+@pytest.mark.parametrize("name", ["exp", "expm1", "log", "log1p", "sqrt", "loggamma"])
+@given(q=st.fractions(min_value=F(1, 10**9), max_value=500, max_denominator=10**9))
+def test_functions_enclose_mpmath_at_twice_the_precision(name: str, q: Fraction) -> None:
+    with working(FAST):
+        lo, hi = _ends(getattr(FAST, name)(FAST.mpf(q)))
+        bits = FAST.prec
+    with mp.workprec(2 * bits + 64):
+        x = mp.mpf(q.numerator) / q.denominator
+        exact = frac(getattr(mp, name)(x))
+    scale = max(abs(exact), F(1, 2**20))
+    assert lo <= exact <= hi, (name, q)
+    assert hi - lo <= scale * F(1, 2 ** (bits - 12)), (name, q, float(hi - lo))
+
+
+@pytest.mark.parametrize(("name", "at"), [
+    ("log", F(0)), ("log", F(-1)), ("log1p", F(-1)), ("log1p", F(-2)), ("sqrt", F(-1, 10**9)),
+    ("loggamma", F(0)), ("loggamma", F(-3))])
+def test_a_function_undefined_on_the_ball_raises(name: str, at: Fraction) -> None:
+    with working(FAST), pytest.raises(ValueError, match=name):
+        getattr(FAST, name)(FAST.mpf(at))
+
+
+def test_positive_part_end_by_end() -> None:
+    with working(FAST):
+        pos, neg = FAST.mpf(F(1, 3)), FAST.mpf(F(-1, 3))
+        assert pos_part(FAST, pos) is pos
+        assert _ends(pos_part(FAST, neg)) == (0, 0)
+        lo, hi = _ends(pos_part(FAST, FAST.mpf((-1, 2))))
+        # [0, 2 + r] as a ball: its 30-bit radius may reach just below 0
+        assert -F(1, 2**27) <= lo <= 0 and 2 <= hi <= 2 + F(1, 2**27)
+        assert _ends(pos_part(FAST, FAST.zero)) == (0, 0)
+
+
+def test_decisions_are_true_only_when_certain() -> None:
+    with working(FAST):
+        a, b = FAST.mpf((1, 2)), FAST.mpf((mp.mpf(1.5), 3))
+        assert not a < b and not a > b and not a >= b
+        assert FAST.mpf((1, 2)) < FAST.mpf((3, 4))
+        assert FAST.mpf(3) >= FAST.mpf(3) and FAST.one > FAST.zero
+        lo, hi = _ends(FAST.pi)
+        assert lo < F(314159265358979, 10**14) + F(4, 10**15) and hi > F(314159265358979, 10**14)
+
+
+def test_working_precision_is_iv_s_and_is_restored() -> None:
+    """``working`` gives the balls the bits ``iv`` gets at the same digits; ``extra_bits``
+    raises flint's and mp's precision alike; both are restored after."""
+    before_flint, before_mp = flint.ctx.prec, mp.prec
+    with working(iv, 50):
+        iv_bits = iv.prec
+    with working(FAST, 50):
+        assert FAST.prec == iv_bits == flint.ctx.prec
+        with extra_bits(FAST, 77):
+            assert flint.ctx.prec == iv_bits + 77 and mp.prec >= iv_bits + 77
+        assert FAST.prec == iv_bits
+    assert (flint.ctx.prec, mp.prec) == (before_flint, before_mp)

@@ -1,0 +1,128 @@
+"""``balls=True`` (reference.core.model): the enclosure, and an inverse's solver, run the same
+formula on Arb's balls; the plain value stays in ``mp``.  Toy results with exact answers
+(Fractions) check what each path returns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import namedtuple
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import frac
+from reference.core.certificates import base_step
+from reference.core.fastballs import FAST
+from reference.core.model import Result, inverse, result
+from reference.core.numeric import Interval, exp, log, pos_part
+from reference.core.params import nonneg, positive, unit_open
+
+F = Fraction
+Pair = namedtuple("Pair", "value twice")
+SEEN: list[Any] = []
+
+
+@result("T:Balls-pair", title="e^u and 2 e^u", kind="bound", statement="(e^u, 2 e^u)",
+        params=[nonneg("u", "1")], balls=True)
+def pair(ctx: Any, u: Any) -> Any:
+    """``(e^u, 2 e^u)``, recording the context it ran in."""
+    SEEN.append(ctx)
+    v = exp(ctx, u)
+    return Pair(v, 2 * v)
+
+
+@result("T:Balls-decay", title="e^-u", kind="bound", statement="e^-u",
+        params=[nonneg("u", "1")], balls=True)
+def decay(ctx: Any, u: Any) -> Any:
+    """``e^-u``, decreasing in u."""
+    return exp(ctx, -u)
+
+
+@inverse("T:Balls-decay-inverse", title="least u with e^-u <= t", statement="-log t",
+         params=[unit_open("t", "1/3")], forward=decay, unknown="u", target="t",
+         increasing=False, balls=True)
+def decay_inverse(ctx: Any, t: Any) -> Any:
+    """``-log t``, recording the context it ran in."""
+    SEEN.append(ctx)
+    return -log(ctx, t)
+
+
+@result("T:Balls-shrink", title="1/(1+u)", kind="bound", statement="1/(1+u)",
+        params=[nonneg("u", "1")], balls=True)
+def shrink(ctx: Any, u: Any) -> Any:
+    """``1/(1+u)``, decreasing in u, 1 at the floor u = 0."""
+    return 1 / (1 + u)
+
+
+@inverse("T:Balls-shrink-inverse", title="least u with 1/(1+u) <= t",
+         statement="max(1/t - 1, 0)", params=[positive("t", "1/2")], forward=shrink,
+         unknown="u", target="t", increasing=False, balls=True)
+def shrink_inverse(ctx: Any, t: Any) -> Any:
+    """``max(1/t - 1, 0)``: exactly 0, the floor, for ``t >= 1``."""
+    return pos_part(ctx, 1 / t - 1)
+
+
+def test_enclosure_on_balls_and_plain_value_in_mp() -> None:
+    SEEN.clear()
+    got = pair.certified(u=F(1, 3))
+    assert SEEN == [FAST]
+    assert isinstance(got, Pair) and all(isinstance(x, Interval) for x in got)
+    with mp.workprec(400):
+        e13 = frac(mp.exp(mp.mpf(1) / 3))
+    for enc, exact in zip(got, (e13, 2 * e13), strict=True):
+        lo, hi = frac(enc.lo), frac(enc.hi)
+        assert lo <= exact <= hi and hi - lo < exact * F(1, 2**160)
+    SEEN.clear()
+    plain = pair(u=F(1, 3))
+    assert SEEN == [mp] and isinstance(plain, Pair)
+    assert abs(frac(plain.value) - e13) < e13 * F(1, 2**160)
+
+
+def test_the_same_result_on_iv_agrees() -> None:
+    """``dataclasses.replace(res, balls=False)`` is the reference evaluator (mpmath iv)."""
+    SEEN.clear()
+    on_iv = dataclasses.replace(pair, balls=False).certified(u=F(1, 3))
+    assert SEEN == [iv]
+    on_balls = pair.certified(u=F(1, 3))
+    for a, b in zip(on_iv, on_balls, strict=True):
+        assert max(a.lo, b.lo) <= min(a.hi, b.hi)
+
+
+@pytest.mark.parametrize("t", [F(1, 3), F(1, 10**30), F(999, 1000)])
+def test_inverse_on_balls_brackets_its_root_with_two_forward_evaluations(
+        t: Fraction, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver runs on balls; its midpoint, moved half a step toward the feasible side,
+    is proven feasible at once and the step behind it infeasible: two forward evaluations,
+    and the exact inverse ``-log t`` inside a bracket one step wide."""
+    calls: list[Fraction] = []
+    real = Result._forward
+
+    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any) -> Any:
+        calls.append(u)
+        return real(self, ctx, u, values)
+
+    monkeypatch.setattr(Result, "_forward", counted)
+    SEEN.clear()
+    cert = decay_inverse(t=t)
+    assert SEEN == [FAST] and cert.holds and len(calls) == 2
+    with mp.workprec(600):
+        exact = frac(-mp.log(mp.mpf(t.numerator) / t.denominator))
+    lo, hi, value = frac(cert.lo), frac(cert.hi), frac(cert.value)
+    assert lo <= exact <= hi and lo <= value <= hi
+    with mp.workdps(50):
+        step = base_step(value)
+    assert exact < value <= exact + step           # on the feasible side, within one step
+    assert hi - lo <= 2 * step
+
+
+def test_an_inverse_whose_solver_gives_its_floor_stays_there() -> None:
+    """A solver answer at the floor of the unknown is not moved (half a step would turn an
+    exact 0 into a tiny positive number)."""
+    for t, exact in ((F(2), F(0)), (F(1), F(0)), (F(1, 4), F(3))):
+        cert = shrink_inverse(t=t)
+        assert cert.holds and frac(cert.lo) <= exact <= frac(cert.hi)
+        if exact == 0:
+            assert cert.value == 0 and cert.lo == 0

@@ -1,0 +1,89 @@
+"""Every result certified on Arb's balls (``balls=True``) against the reference evaluator.
+
+The same formula runs on mpmath's ``iv`` (``dataclasses.replace(res, balls=False)``): at the
+example inputs and at valid fuzzed inputs, both enclosures hold the plain value (with the
+contract's slack), they intersect (each holds the exact value, so a miss is a bug in one of
+them), and neither is much wider than the other.  For an inverse, both certificates hold and
+their brackets of the exact inverse intersect.  Results are found by walking the catalogue,
+so one switched to balls later is checked without writing anything here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mpmath import mp
+
+from proofs_tests.arb_support import frac
+from proofs_tests.profiles import share
+from reference import DomainError, catalogue
+from reference.core.certificates import Certificate
+from reference.core.model import Result
+from reference.core.numeric import Interval
+from reference.oracle.strategies import valid_params
+
+ON_BALLS = [r for r in catalogue() if r.balls]
+IDS = [r.id for r in ON_BALLS]
+
+
+def test_the_fast_results_are_the_ones_documented() -> None:
+    """The list the docs (numeric-contract.md) give; a change must update them."""
+    assert sorted(IDS) == ["KOV15:Thm3.3", "KOV15:Thm3.3-delta", "MV16:Thm1.5-delta"]
+
+
+def _intervals(out: Any) -> list[Interval]:
+    if isinstance(out, Interval):
+        return [out]
+    if isinstance(out, tuple | list):
+        return [x for item in out for x in _intervals(item)]
+    return []
+
+
+def _points(out: Any) -> list[Any]:
+    if isinstance(out, tuple | list):
+        return [x for item in out for x in _points(item)]
+    return [out] if isinstance(out, mpmath.mpf) else []
+
+
+def _agree(res: Result[Any], params: dict[str, Any]) -> None:
+    on_iv = dataclasses.replace(res, balls=False)
+    if res.inverse is not None:
+        a, b = res(**params), on_iv(**params)
+        assert isinstance(a, Certificate) and isinstance(b, Certificate)
+        assert a.holds and b.holds
+        assert max(a.lo, b.lo) <= min(a.hi, b.hi), (res.id, params, a, b)
+        return
+    plain = _points(res(**params))
+    fast, ref = _intervals(res.certified(**params)), _intervals(on_iv.certified(**params))
+    assert len(fast) == len(ref) == len(plain)
+    with mp.workdps(60):
+        for x, a, b in zip(plain, fast, ref, strict=True):
+            slack = mp.mpf(10) ** -35 * (1 + abs(x))
+            for e in (a, b):
+                assert e.lo - slack <= x <= e.hi + slack, (res.id, params, x, a, b)
+            assert max(a.lo, b.lo) <= min(a.hi, b.hi), (res.id, params, a, b)
+            wa, wb = frac(a.hi) - frac(a.lo), frac(b.hi) - frac(b.lo)
+            floor = frac(abs(x)) * Fraction(1, 2**150) + Fraction(1, 2**600)
+            assert wa <= 16 * wb + floor and wb <= 16 * wa + floor, (res.id, params, a, b)
+
+
+@pytest.mark.parametrize("res", ON_BALLS, ids=IDS)
+def test_example_inputs_agree(res: Result[Any]) -> None:
+    _agree(res, {p.name: p.example for p in res.params})
+
+
+@pytest.mark.parametrize("res", ON_BALLS, ids=IDS)
+@settings(max_examples=share(Fraction(1, 6)), deadline=None)
+@given(data=st.data())
+def test_valid_inputs_agree(res: Result[Any], data: st.DataObject) -> None:
+    params = data.draw(valid_params(res))
+    try:
+        _agree(res, params)
+    except DomainError as err:       # a cross-parameter condition, as in the contract
+        assert res.id in str(err)
