@@ -56,6 +56,7 @@ KNOWN: list[tuple[str, str, str]] = [
     ("Using the oracle", "testing-your-library.md", "Test your library against the oracle"),
     ("Using the oracle", "conformance-report.md", "Conformance report"),
     ("Using the oracle", "numeric-contract.md", "The numeric contract"),
+    ("Using the oracle", "speed.md", "Speed against the peers"),
     ("Topics", "conversions.md", "Conversions"),
     ("Topics", "filters-odometers.md", "Filters and odometers"),
     ("Topics", "boundaries-brownian.md", "Boundaries and Brownian noise reduction"),

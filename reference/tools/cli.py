@@ -246,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="time bound evaluation and exact composition")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for tests)")
+    p.add_argument("--out", default=None, help="also write the JSON to this file")
     p.set_defaults(func=_bench)
     p = sub.add_parser("prove", help="prove the relations between results on their domains")
     p.add_argument("ids", nargs="*", metavar="ID", help="relations (default: all)")
