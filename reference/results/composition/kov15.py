@@ -39,10 +39,10 @@ from reference.core.params import count, nonneg, unit_closed_open, unit_open
 
 #: Largest k accepted, for time.  The sums run outward from their largest term and stop
 #: where the rest is below the working precision (about ``sqrt(k bits)`` terms, not
-#: ``k/2``).  Measured at 50 digits, 2 cores, eps = 0.01: the certified forward takes
-#: 0.01 s at k = 10**3, 0.1 s at 10**5, 0.5 s at 10**6, 1-2.5 s at 10**7, and the certified
-#: inverse at delta_g = 1e-6 0.03 s, 0.25 s, 0.7 s, 2.5 s (6 s at eps = 1e-6, 9 s at
-#: delta_g = 0.999999, where the answer lies far above the largest term).
+#: ``k/2``), certified on Arb's balls.  Measured at 50 digits, 2 cores, eps = 0.01: the
+#: certified forward takes 0.01 s at k = 10**5, 0.04 s at 10**6, 0.2 s at 10**7, and the
+#: certified inverse at delta_g = 1e-6 0.03 s, 0.05-0.08 s, 0.2 s (0.25 s at eps = 1e-6,
+#: 0.4 s at delta_g = 0.999999, where the answer lies far above the largest term).
 MAX_ROUNDS = 10**7
 #: Terms with ``e^(-gap) > 1 - 2**-_KINK_BITS`` use expm1; the others lose at most
 #: ``_KINK_BITS`` bits in ``1 - e^(-gap)``, paid for by as many guard bits.
@@ -136,8 +136,8 @@ def _negligible(weight: MPF, r: MPF, total: MPF, bits: int) -> MPF | None:
 
 def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF,
               bits: int) -> MPF:
-    """``sum_{j <= last} C(k,j) p^(k-j) (1-p)^j (1 - e^(-gap_j))``, ``gap_j = (k-2j) eps -
-    eps_g``, from the largest weight outward (down to 0, up to ``last``); each side stops
+    """KOV15 Theorem 3.3's sum ``sum_{j <= last} C(k,j) p^(k-j) (1-p)^j (1 - e^(-gap_j))``,
+    ``gap_j = (k-2j) eps - eps_g``, from the largest weight outward (down to 0, up to ``last``); each side stops
     once what it leaves out is below ``2^-bits`` of the sum (``bits``: the working precision,
     without the guard bits of the recurrences), and in an interval context that remainder is
     added as ``[0, bound]``.  About ``sqrt(k bits)`` terms instead of ``k/2``: at k = 10**6,
@@ -204,7 +204,7 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. The sum runs outward "
               "from its largest term with a bound on the rest (about sqrt(k bits) terms); k "
-              "is limited to 10**7 for time (1-2.5 s certified there).")
+              "is limited to 10**7 for time (0.2 s certified there, on Arb's balls).")
 def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF, last: int,
                   last_gap: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.
