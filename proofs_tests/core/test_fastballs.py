@@ -131,6 +131,15 @@ def test_positive_part_end_by_end() -> None:
         # [0, 2 + r] as a ball: its 30-bit radius may reach just below 0
         assert -F(1, 2**27) <= lo <= 0 and 2 <= hi <= 2 + F(1, 2**27)
         assert _ends(pos_part(FAST, FAST.zero)) == (0, 0)
+        lo, hi = _ends(pos_part(FAST, FAST.mpf((-1, mp.mpf(0.5)))))     # an upper end below 1
+        assert -F(1, 2**28) <= lo <= 0 and F(1, 2) <= hi <= F(1, 2) + F(1, 2**28)
+
+
+def test_fsum_adds_exactly_enclosed_terms() -> None:
+    with working(FAST):
+        lo, hi = _ends(FAST.fsum([F(1, 3), F(2, 3), 1, mp.mpf(0.25), FAST.mpf(F(-1, 4))]))
+        assert lo <= 2 <= hi and hi - lo < F(1, 2 ** (FAST.prec - 8))
+        assert _ends(FAST.fsum([])) == (0, 0)
 
 
 def test_decisions_are_true_only_when_certain() -> None:
