@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.arb_support import arb_ends, arb_q, frac
+from proofs_tests.core.test_model_balls import count_forward
 from proofs_tests.profiles import share
-from reference.core.model import Result
 from reference.results import covers
 from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 
@@ -104,14 +104,7 @@ def test_two_forward_sums_certify_the_inverse(k: int, delta_g: Fraction,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The cost the bench measures: one solver walk and two forward sums (the point, proven
     feasible, and one step behind it, proven infeasible), at every size."""
-    calls: list[Fraction] = []
-    real = Result._forward
-
-    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any) -> Any:
-        calls.append(u)
-        return real(self, ctx, u, values)
-
-    monkeypatch.setattr(Result, "_forward", counted)
+    calls = count_forward(monkeypatch)
     cert = optimal_epsilon(eps=F(1, 100), k=k, delta_g=delta_g)
     assert cert.holds
     assert len(calls) == (1 if cert.value == 0 else 2), calls

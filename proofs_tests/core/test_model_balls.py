@@ -65,6 +65,19 @@ def shrink_inverse(ctx: Any, t: Any) -> Any:
     return pos_part(ctx, 1 / t - 1)
 
 
+def count_forward(monkeypatch: pytest.MonkeyPatch) -> list[Fraction]:
+    """The points at which inverses evaluate their forward result from now on (a spy)."""
+    calls: list[Fraction] = []
+    real = Result._forward
+
+    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any) -> Any:
+        calls.append(u)
+        return real(self, ctx, u, values)
+
+    monkeypatch.setattr(Result, "_forward", counted)
+    return calls
+
+
 def test_enclosure_on_balls_and_plain_value_in_mp() -> None:
     SEEN.clear()
     got = pair.certified(u=F(1, 3))
@@ -97,14 +110,7 @@ def test_inverse_on_balls_brackets_its_root_with_two_forward_evaluations(
     """The solver runs on balls; its midpoint, moved half a step toward the feasible side,
     is proven feasible at once and the step behind it infeasible: two forward evaluations,
     and the exact inverse ``-log t`` inside a bracket one step wide."""
-    calls: list[Fraction] = []
-    real = Result._forward
-
-    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any) -> Any:
-        calls.append(u)
-        return real(self, ctx, u, values)
-
-    monkeypatch.setattr(Result, "_forward", counted)
+    calls = count_forward(monkeypatch)
     SEEN.clear()
     cert = decay_inverse(t=t)
     assert SEEN == [FAST] and cert.holds and len(calls) == 2
