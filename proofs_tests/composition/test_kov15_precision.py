@@ -108,6 +108,23 @@ def test_tiny_leak_resolves_the_complement(delta: Fraction, k: int) -> None:
 
 
 @covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize("eps", [F(1, 10**400), F(1, 2**1100), F(1, 10**30)])
+@pytest.mark.parametrize("k", [1, 4])
+def test_eps_below_the_smallest_double(eps: Fraction, k: int) -> None:
+    """An eps whose float is 0 (the terms' form is chosen from floats): every term is near
+    its kink, so every one takes the expm1 form.  The guard
+    bits for a small eps make the enclosure far tighter than 2^-169, so the exact ball is
+    taken at ``log2(1/eps) + 400`` bits for the containment to be a test."""
+    with mp.workdps(50):
+        bits = mp.prec
+    lo, hi = arb_optimal_delta(eps, k, F(0), F(0), eps.denominator.bit_length() + 400)
+    enc = optimal_delta.certified(eps=eps, k=k, eps_g=0)
+    assert frac(enc.lo) <= lo and hi <= frac(enc.hi)
+    assert frac(enc.hi) - frac(enc.lo) <= lo * F(1, 2 ** (bits - 10))
+    assert abs(frac(optimal_delta(eps=eps, k=k, eps_g=0)) - lo) <= lo * F(1, 2 ** (bits - 10))
+
+
+@covers("KOV15:Thm3.3-delta")
 @pytest.mark.parametrize("delta", [F(1, 10**30), F(1, 10**300), F(3, 2**60)])
 @pytest.mark.parametrize("k", [1, 3])
 def test_floor_with_a_tiny_delta(delta: Fraction, k: int) -> None:
