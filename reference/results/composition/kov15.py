@@ -137,11 +137,11 @@ def _negligible(weight: MPF, r: MPF, total: MPF, bits: int) -> MPF | None:
 def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF,
               bits: int) -> MPF:
     """KOV15 Theorem 3.3's sum ``sum_{j <= last} C(k,j) p^(k-j) (1-p)^j (1 - e^(-gap_j))``,
-    ``gap_j = (k-2j) eps - eps_g``, from the largest weight outward (down to 0, up to ``last``); each side stops
-    once what it leaves out is below ``2^-bits`` of the sum (``bits``: the working precision,
-    without the guard bits of the recurrences), and in an interval context that remainder is
-    added as ``[0, bound]``.  About ``sqrt(k bits)`` terms instead of ``k/2``: at k = 10**6,
-    eps = 0.01, eps_g = 97.5 (delta near 1e-6) and 203 bits, 6600 terms."""
+    ``gap_j = (k-2j) eps - eps_g``, from the largest weight outward (down to 0, up to
+    ``last``); each side stops once what it leaves out is below ``2^-bits`` of the sum (the
+    working precision, without the recurrences' guard bits); an interval context adds that
+    rest as ``[0, bound]``.  About ``sqrt(k bits)`` terms instead of ``k/2``: 6600 at
+    k = 10**6, eps = 0.01, eps_g = 97.5 (delta near 1e-6) and 203 bits."""
     if last < 0:
         return ctx.zero
     ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)        # (1-p)/p and p/(1-p)
