@@ -14,7 +14,6 @@ import dataclasses
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,10 +21,10 @@ from mpmath import mp
 
 from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
+from proofs_tests.test_contract import _numbers
 from reference import DomainError, catalogue
 from reference.core.certificates import Certificate
 from reference.core.model import Result
-from reference.core.numeric import Interval
 from reference.oracle.strategies import valid_params
 
 ON_BALLS = [r for r in catalogue() if r.balls]
@@ -37,20 +36,6 @@ def test_the_fast_results_are_the_ones_documented() -> None:
     assert sorted(IDS) == ["KOV15:Thm3.3", "KOV15:Thm3.3-delta", "MV16:Thm1.5-delta"]
 
 
-def _intervals(out: Any) -> list[Interval]:
-    if isinstance(out, Interval):
-        return [out]
-    if isinstance(out, tuple | list):
-        return [x for item in out for x in _intervals(item)]
-    return []
-
-
-def _points(out: Any) -> list[Any]:
-    if isinstance(out, tuple | list):
-        return [x for item in out for x in _points(item)]
-    return [out] if isinstance(out, mpmath.mpf) else []
-
-
 def _agree(res: Result[Any], params: dict[str, Any]) -> None:
     on_iv = dataclasses.replace(res, balls=False)
     if res.inverse is not None:
@@ -59,8 +44,8 @@ def _agree(res: Result[Any], params: dict[str, Any]) -> None:
         assert a.holds and b.holds
         assert max(a.lo, b.lo) <= min(a.hi, b.hi), (res.id, params, a, b)
         return
-    plain = _points(res(**params))
-    fast, ref = _intervals(res.certified(**params)), _intervals(on_iv.certified(**params))
+    plain = _numbers(res(**params))
+    fast, ref = _numbers(res.certified(**params)), _numbers(on_iv.certified(**params))
     assert len(fast) == len(ref) == len(plain)
     with mp.workdps(60):
         for x, a, b in zip(plain, fast, ref, strict=True):

@@ -7,17 +7,16 @@ exact value: an arb ball from exact rational inputs summed term by term from ``j
 from __future__ import annotations
 
 import dataclasses
-import math
 from fractions import Fraction
 from typing import Any
 
-import flint
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-from proofs_tests.arb_support import arb_ends, arb_q, frac
+from proofs_tests.arb_support import frac
+from proofs_tests.composition.test_kov15_precision import exact_delta
 from proofs_tests.core.test_model_balls import count_forward
 from proofs_tests.profiles import share
 from reference.results import covers
@@ -26,32 +25,6 @@ from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 F = Fraction
 ON_IV = dataclasses.replace(optimal_delta, balls=False)
 SOLVED_IN_MP = dataclasses.replace(optimal_epsilon, balls=False)
-
-
-def exact_delta(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
-                bits: int) -> tuple[Fraction, Fraction]:
-    """Exact ends of a ball around ``1 - K + K sum_j C(k,j) p^(k-j) (1-p)^j (1 -
-    e^-gap_j)`` over the positive gaps ``gap_j = (k-2j) eps - eps_g`` (exact rationals),
-    ``K = (1 - delta)^k``: every term positive, the precision doubled until the radius is
-    below ``2^-bits`` of the value and of its complement (``1 - K (1 - S)`` resolves ``K``)."""
-    K, old, prec = (1 - delta) ** k, flint.ctx.prec, bits + 4 * k.bit_length() + 64
-    try:
-        while True:
-            flint.ctx.prec = prec
-            e = arb_q(eps)
-            p, q = 1 / (1 + (-e).exp()), 1 / (1 + e.exp())
-            total = flint.arb(0)
-            for j in range(k + 1):
-                gap = (k - 2 * j) * eps - eps_g
-                if gap <= 0:
-                    break
-                total += math.comb(k, j) * p ** (k - j) * q ** j * -(-arb_q(gap)).expm1()
-            lo, hi = arb_ends(arb_q(1 - K) + arb_q(K) * total)
-            if hi - lo <= min(lo, 1 - hi) * F(1, 2**bits):
-                return lo, hi
-            prec *= 2
-    finally:
-        flint.ctx.prec = old
 
 
 @st.composite

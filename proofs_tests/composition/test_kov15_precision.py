@@ -29,31 +29,40 @@ from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 F = Fraction
 
 
+def exact_delta(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
+                bits: int) -> tuple[Fraction, Fraction]:
+    """Exact ends of a ball around ``1 - K + K sum_j C(k,j) p^(k-j) (1-p)^j (1 -
+    e^-gap_j)`` over the positive gaps ``gap_j = (k-2j) eps - eps_g`` (exact rationals),
+    ``K = (1 - delta)^k``: every term positive, the precision doubled until the radius is
+    below ``2^-bits`` of the value and of its complement (``1 - K (1 - S)`` resolves ``K``)."""
+    K, old, prec = (1 - delta) ** k, flint.ctx.prec, bits + 4 * k.bit_length() + 64
+    try:
+        while True:
+            flint.ctx.prec = prec
+            e = arb_q(eps)
+            p, q = 1 / (1 + (-e).exp()), 1 / (1 + e.exp())
+            total = flint.arb(0)
+            for j in range(k + 1):
+                gap = (k - 2 * j) * eps - eps_g
+                if gap <= 0:
+                    break
+                total += math.comb(k, j) * p ** (k - j) * q ** j * -(-arb_q(gap)).expm1()
+            lo, hi = arb_ends(arb_q(1 - K) + arb_q(K) * total)
+            if hi - lo <= min(lo, 1 - hi) * F(1, 2**bits):
+                return lo, hi
+            prec *= 2
+    finally:
+        flint.ctx.prec = old
+
+
 def arb_optimal_delta(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
                       bits: int) -> tuple[Fraction, Fraction]:
     """Exact ends of a ball holding ``1 - K + K sum_j C(k,j) p^(k-j) (1-p)^j
     (-expm1(-gap_j))`` over ``gap_j = (k-2j) eps - eps_g > 0`` (the gaps exact), and
     ``1 - K`` exact: relative radius below ``2^-bits`` of the value and of ``1 - value``."""
-    K = (1 - delta) ** k
-    old = flint.ctx.prec
-    flint.ctx.prec = bits + 4 * k.bit_length() + K.denominator.bit_length() + 200
-    try:
-        e = arb_q(eps)
-        p = 1 / (1 + (-e).exp())              # e^eps / (1 + e^eps)
-        q = 1 / (1 + e.exp())
-        total = flint.arb(0)
-        for j in range(k + 1):
-            gap = (k - 2 * j) * eps - eps_g
-            if gap <= 0:
-                break
-            g = arb_q(gap)
-            total += math.comb(k, j) * p ** (k - j) * q ** j * -(-g).expm1()
-        value = arb_q(1 - K) + arb_q(K) * total
-        lo, hi = arb_ends(value)
-        assert hi - lo < lo * F(1, 2**bits) and hi - lo < (1 - hi) * F(1, 2**bits)
-        return lo, hi
-    finally:
-        flint.ctx.prec = old
+    lo, hi = exact_delta(eps, k, eps_g, delta, bits)
+    assert hi - lo < lo * F(1, 2**bits) and hi - lo < (1 - hi) * F(1, 2**bits)
+    return lo, hi
 
 
 def check(eps: Fraction, k: int, eps_g: Fraction, delta: Fraction,
