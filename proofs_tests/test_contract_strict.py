@@ -121,10 +121,10 @@ def check(res: Result[Any], params: dict[str, Any]) -> None:
         assert res.id in str(err), err
 
 
-#: Results whose extreme inputs can cost tens of seconds each (MTZ19:rdp's series at four
-#: times the precision: 203 s for the full share in the CI profile, 123 s for a sixteenth:
-#: some extreme inputs take half a minute, a speed defect left to the speed issue): the full
-#: share runs under ``-m slow``, the default run a sixteenth
+#: Results whose extreme inputs cost seconds each (MTZ19:rdp's series at four times the
+#: precision: 62 s for the full share in the CI profile, 2 s for a sixteenth; before its terms
+#: ran at the precision each needs, 203 s and 176 s, one input five minutes): the full share
+#: runs under ``-m slow``, the default run a sixteenth
 #: (:func:`test_costly_results_at_fewer_inputs`).
 COSTLY = {"MTZ19:rdp"}
 

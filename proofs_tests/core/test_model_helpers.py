@@ -157,6 +157,22 @@ def test_near_end_bits_just_inside_two_to_the_minus_eight_and_with_long_gaps() -
     assert 100 <= _bits(d=1 - gap) <= 100 + 16
 
 
+
+def test_exact_ends_opt_out_of_near_end_bits_but_not_of_huge_sizes() -> None:
+    """A parameter marked ``exact_ends`` (the formula forms ``alpha - 1`` exactly and guards it
+    itself) adds no bits next to its ends; the same parameter unmarked does; a huge value
+    still gets its size (``e^x`` needs it whatever the ends)."""
+    for mark, want in ((False, 100), (True, 0)):
+        a = Param("a", "real", lo=Fraction(1), lo_open=True, hi=Fraction(2), exact_ends=mark)
+        probe = Result("T:Ends", "t", "bound", "s", (a,), recorder.core)
+        got = near_end_bits(probe, {"a": 1 + Fraction(1, 2**100)})
+        assert want <= got <= want + 16 and (got == 0) == mark, (mark, got)
+        assert near_end_bits(probe, {"a": 2 - Fraction(1, 2**99)}) == got   # same ratio
+    big = Param("x", "real", lo=Fraction(1), exact_ends=True)
+    probe = Result("T:Big", "t", "bound", "s", (big,), recorder.core)
+    assert 200 <= near_end_bits(probe, {"x": Fraction(2**200 + 1)}) <= 216
+
+
 SEEN_DPS: list[int] = []
 
 

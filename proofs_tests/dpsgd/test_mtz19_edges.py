@@ -3,7 +3,8 @@
 Independent routes: the documented domain written as numbers (not the module's constants),
 the CVZ sum of ``1 - 1/2 + 1/3 - ...`` against ``ln 2`` and against the exact rational
 weighted sum, the Gaussian mechanism's ``alpha / (2 sigma^2)`` as ``q -> 1``, and the integer
-order's finite sum (no cancellation) next to a fractional order at huge sigma.
+order's finite sum (no cancellation) next to a fractional order at huge sigma, and the
+second-order expansion (with its remainder bounded) where the series is far below its precision.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from fractions import Fraction
 import pytest
 from mpmath import iv, mp
 
+import reference.results.dpsgd.mtz19 as mtz19
 from proofs_tests.arb_support import frac
 from reference import DomainError, certified
 from reference.core.numeric import endpoints
@@ -95,3 +97,49 @@ def test_huge_noise_fractional_meets_the_integer_sum(q: str, sigma: str) -> None
     assert abs(frac(sgm_rdp(q=q, sigma=sigma, alpha=near)) - at_three) <= tol
     assert frac(enc.lo) - tol <= at_three <= frac(enc.hi) + tol
     assert frac(enc.hi) - frac(enc.lo) <= at_three * Fraction(1, 10**55)
+
+
+#: The input that took five minutes certified before each term of the series ran at the bits it
+#: needs: the smallest normal double as rate, an order ``10^-300`` above 1.
+_FAR_BELOW = {"q": Fraction(1, 2**1022), "sigma": Fraction(371, 1000),
+              "alpha": 1 + Fraction(1, 10**300)}
+
+
+@covers("MTZ19:rdp")
+def test_order_next_to_one_at_the_smallest_rate() -> None:
+    """Second order: ``A - 1 = E[(1 + qX)^a - 1]`` with ``X = L - 1``, ``E[X] = 0``, ``E[X^2] =
+    e^(1/sigma^2) - 1``; Taylor's remainder beyond ``C(a,2) (qX)^2`` is at most ``|C(a,3)|
+    (1-q)^(a-3) |qX|^3`` (``qX >= -q``), and ``E|X|^3 <= E[(L+1)^3] = e^(3/sigma^2) + 3 e^(1/
+    sigma^2) + 4``: relative to the second-order term about ``q e^(2/sigma^2) = 2^-1001``.  So
+    ``ln(1 + C(a,2) q^2 E[X^2]) / (a - 1)`` pins the value to 1e-40, on both sides."""
+    q, sigma, alpha = _FAR_BELOW["q"], _FAR_BELOW["sigma"], _FAR_BELOW["alpha"]
+    with mp.workdps(80):
+        s2 = mp.mpf(sigma.numerator) ** 2 / sigma.denominator ** 2
+        half = alpha * (alpha - 1) / 2 * q * q
+        ref = frac(mp.log1p(mp.mpf(half.numerator) / half.denominator * mp.expm1(1 / s2))
+                   / (mp.mpf((alpha - 1).numerator) / (alpha - 1).denominator))
+    assert Fraction(1, 2**2040) < ref < Fraction(1, 2**2030)
+    enc = certified(sgm_rdp, **_FAR_BELOW)
+    band = ref * Fraction(1, 10**40)
+    assert ref - band <= frac(enc.lo) <= frac(enc.hi) <= ref + band
+    assert frac(enc.hi) - frac(enc.lo) <= ref * Fraction(1, 10**45)
+    assert abs(frac(sgm_rdp(**_FAR_BELOW)) - ref) <= band
+
+
+@covers("MTZ19:rdp")
+def test_terms_far_below_the_precision_run_at_fewer_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At that input the enclosure runs at about 3300 bits (the guard for ``alpha - 1`` and
+    ``q^2``) and the series has 100 terms, two normal tails each; all but the first two terms
+    are below ``2^-4000``, so only their four tails may run at more than 1000 bits."""
+    bits: list[int] = []
+    real = mtz19.normal_sf
+
+    def spy(ctx: object, x: object) -> object:
+        bits.append(ctx.prec)  # type: ignore[attr-defined]
+        return real(ctx, x)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mtz19, "normal_sf", spy)
+    mtz19._left_tail.cache_clear()
+    certified(sgm_rdp, **_FAR_BELOW)
+    assert len(bits) >= 150 and max(bits) > 3000
+    assert sum(b > 1000 for b in bits) <= 4, sorted(bits)[-8:]

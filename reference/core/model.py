@@ -105,8 +105,8 @@ def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
     An input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain
     (``delta = 1 - 1e-300``) would round onto that end at the working precision and lose what
     separates it (``log(1/delta)`` would come out 0); the evaluation then runs with ``b`` more
-    bits (at most ``MAX_NEAR_END_BITS``).  Zero ends need nothing: floating point keeps tiny
-    magnitudes.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
+    bits (at most ``MAX_NEAR_END_BITS``).  Zero ends and ``exact_ends`` parameters need
+    nothing.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
     too: ``e^x`` at ``x = 1e300`` is only known to relative ``x * 2**-prec``.
     """
     bits = 0
@@ -119,7 +119,7 @@ def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
             size = abs(q.numerator).bit_length() - q.denominator.bit_length()
             if size > HUGE_BITS:  # e^q, or q - (q - 1), needs log2|q| more bits
                 bits = max(bits, size)
-            for end in (p.lo, p.hi):
+            for end in () if p.exact_ends else (p.lo, p.hi):
                 if not end or q == end:
                     continue
                 ratio = abs(end) / abs(q - end)

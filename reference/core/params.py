@@ -57,7 +57,10 @@ class Param:
     ``allow_inf`` (kind ``"real"`` only) opts this one parameter in to ``+inf`` (a float,
     ``Decimal``, ``mpf`` or the string ``"inf"``), for a quantity defined there as a limit
     (the Rényi order ``alpha``); the converted value is then ``math.inf``.  Every other
-    parameter refuses infinities.
+    parameter refuses infinities.  ``exact_ends`` says the formula takes this input as an
+    exact rational (``exact_inputs``) and keeps its distance from the domain's ends itself
+    (``alpha - 1`` formed exactly, with its own guard bits): the evaluation then adds no
+    near-end bits for it (:func:`reference.core.model.near_end_bits`).
     """
 
     name: str
@@ -71,6 +74,7 @@ class Param:
     doc: str = ""
     min_len: int = 1
     allow_inf: bool = False
+    exact_ends: bool = False
 
     @property
     def required(self) -> bool:
