@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import frac
-from reference.core.fastballs import FAST, ends
+from reference.core import fastballs
+from reference.core.fastballs import FAST, ends, normal_tail
 from reference.core.numeric import endpoints, extra_bits, is_interval, pos_part, working
+from reference.core.special import normal_sf
 
 F = Fraction
 
@@ -164,3 +166,42 @@ def test_working_precision_is_iv_s_and_is_restored() -> None:
             assert flint.ctx.prec == iv_bits + 77 and mp.prec >= iv_bits + 77
         assert FAST.prec == iv_bits
     assert (flint.ctx.prec, mp.prec) == (before_flint, before_mp)
+
+
+@pytest.mark.parametrize("bits", [40, 230, 1000])
+@pytest.mark.parametrize("t", ["-38.5", "-1", "0", "1e-30", "0.3", "3.7", "40.5", "1000.25",
+                               "10000.5"])
+def test_normal_tail_encloses_erfc_tightly_and_restores_the_precision(t: str, bits: int) -> None:
+    """Against mpmath's erfc at twice the precision plus 64 bits: contained, at most
+    ``2^-(bits-9)`` wide relative; flint's precision is what it was before."""
+    with mp.workprec(bits):
+        point = mp.mpf(t)
+    before = flint.ctx.prec
+    got = normal_tail(point, bits)
+    assert flint.ctx.prec == before
+    assert got is not None
+    with mp.workprec(2 * bits + 64):
+        ref = mp.erfc(point / mp.sqrt(2)) / 2
+        assert got.lo <= ref <= got.hi
+        assert got.hi - got.lo <= ref * mp.mpf(2) ** -(bits - 9)
+
+
+def test_normal_tail_refuses_a_ball_less_accurate_than_asked() -> None:
+    """Arb's erfc at 1e6 and 230 bits has a radius above its value: None (the series of
+    ``special`` takes over there), and ``normal_sf(iv, .)`` is still tight at that point."""
+    assert normal_tail(mp.mpf(10**6), 230) is None and normal_tail(mp.mpf(65537), 1000) is None
+    calls: list[object] = []
+    real = fastballs.normal_tail
+
+    def spy(t: object, bits: int) -> object:
+        out = real(t, bits)
+        calls.append(out)
+        return out
+
+    with pytest.MonkeyPatch.context() as patch, working(iv, 50):
+        patch.setattr(fastballs, "normal_tail", spy)
+        far = endpoints(normal_sf(iv, iv.mpf(10**6)))
+        near = endpoints(normal_sf(iv, iv.mpf("3.7")))
+    assert calls[0] is None and calls[1] is not None     # the series, then Arb
+    assert 0 < far.lo and far.hi - far.lo <= far.lo * mp.mpf(10) ** -45
+    assert near.hi - near.lo <= near.lo * mp.mpf(10) ** -45

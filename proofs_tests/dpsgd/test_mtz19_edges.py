@@ -143,3 +143,26 @@ def test_terms_far_below_the_precision_run_at_fewer_bits(monkeypatch: pytest.Mon
     certified(sgm_rdp, **_FAR_BELOW)
     assert len(bits) >= 150 and max(bits) > 3000
     assert sum(b > 1000 for b in bits) <= 4, sorted(bits)[-8:]
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize("sigma", [Fraction(1, 10**400), Fraction(1, 10**320), Fraction(1, 10**300),
+                                   Fraction(371, 1000), Fraction(10**6)])
+def test_spared_bits_alike_in_floats_and_in_mpmath(sigma: Fraction) -> None:
+    """The estimate runs in floats unless a number leaves their range (sigma = 1e-400 is 0 as a
+    float, 1e-320 subnormal, 1e-300 squares to 0): the mpmath route then gives what the float
+    route gives where both can run, and the result is always between 0 and ``prec - 64``."""
+    prec, q = 3000, Fraction(1, 3)
+    z0 = mtz19._z0(mp, q, sigma)
+    for i in (0, 2, 7, 40):
+        j = Fraction(5, 2) - i
+        left, right = mp.mpf(-700 * i), mp.mpf(-3 * i)
+        for binom in (mp.one, mp.mpf(2) ** -2000):
+            got = mtz19._spare_bits(prec, 100, binom, left, right, z0, i, j, sigma)
+            assert 0 <= got <= prec - mtz19.MIN_TERM_BITS
+    ends = [mp.mpf(-7), mp.mpf(-5), mp.mpf(3), mp.mpf(4), mp.mpf("0.5"), mp.mpf("0.75")]
+    for i, j in ((0, Fraction(5, 2)), (3, Fraction(-1, 2)), (60, Fraction(-115, 2))):
+        floats = mtz19._size_and_condition([float(v) for v in ends], 0.371, i, float(j))
+        with mp.workprec(53):
+            mps = mtz19._size_and_condition(ends, mp.mpf("0.371"), i, mp.mpf(j))
+        assert all(abs(a - float(b)) <= 1e-9 * abs(a) for a, b in zip(floats, mps, strict=True))

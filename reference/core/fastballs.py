@@ -162,6 +162,26 @@ class FastBalls:
         return self.mpf((0, ends(x).hi))
 
 
+def normal_tail(t: Any, bits: int) -> numeric.Interval | None:
+    """``Q(t) = erfc(t / sqrt 2) / 2`` at an exact ``mp`` point ``t``, from Arb's ``erfc``, or
+    None when Arb's ball is not accurate to ``bits - 8`` bits relative (its ``erfc(7e5)`` at
+    230 bits has a radius above its value): the caller then uses its own series.  Arb runs
+    with ``2 log2|t|`` more bits, the condition number ``t^2`` of ``Q`` (the ball of ``t /
+    sqrt 2`` is ``2^-prec`` wide).  15 to 100 times faster than :mod:`.special`'s series."""
+    size = int(mpmath.mag(t)) if t else 0
+    if size > 16:       # |t| > 65536: Arb's erfc loses more bits than these (all at 1e6)
+        return None
+    old = ctx.prec
+    ctx.prec = bits + 8 + 2 * max(0, size)
+    try:
+        q = (_exact(t._mpf_) / arb(2).sqrt()).erfc() / 2
+    finally:
+        ctx.prec = old
+    if not q.is_finite() or q.rel_accuracy_bits() < bits - 8:
+        return None
+    return ends(q)
+
+
 #: The arb-ball context.
 FAST = FastBalls()
 numeric.READERS[arb] = ends

@@ -32,7 +32,7 @@ most ``a_0 / d_n``, ``d_n = ((3+sqrt 8)^n + (3-sqrt 8)^n)/2``: geometric converg
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -205,17 +205,35 @@ def _spare_bits(prec: int, count: int, binom: MPF, left: MPF, right: MPF, z0: MP
     has 100 terms, two normal tails each, at 3300 bits (five minutes certified); all but the
     first two terms are below ``2^-4000``.
     """
-    with mpmath.workprec(53):
-        b, lt, rt, zc = (endpoints(v) for v in (binom, left, right, z0))
-        s = mpmath.mpf(sigma.numerator) / sigma.denominator
-        x = ((i - zc.hi) / s, (i - zc.lo) / s)          # ends of the first tail's argument
-        y = ((zc.lo - j) / s, (zc.hi - j) / s)          # and of the second's
-        log_size = max(lt.hi - max(x[0], 0) ** 2 / 2, rt.hi - max(y[0], 0) ** 2 / 2)
-        size = mpmath.mag(max(abs(b.lo), abs(b.hi))) + int(mpmath.ceil(log_size / mpmath.ln2)) + 1
-        cond = mpmath.mag(1 + max(abs(lt.lo), abs(lt.hi), abs(rt.lo), abs(rt.hi))
-                          + max(x[0] ** 2, x[1] ** 2) + max(y[0] ** 2, y[1] ** 2))
-    spare = -size - cond - count.bit_length() - 16
+    b, lt, rt, zc = (endpoints(v) for v in (binom, left, right, z0))
+    ends = (lt.lo, lt.hi, rt.lo, rt.hi, zc.lo, zc.hi)
+    # in floats (a fifth of the time) unless a number leaves their range, else in mpmath
+    est = (math.nan, math.nan)
+    if float(sigma) > 0:    # sigma = 1e-400 is 0 as a float
+        est = _size_and_condition([float(v) for v in ends], float(sigma), i, float(j))
+    if not all(map(math.isfinite, est)):
+        with mpmath.workprec(53):
+            est = _size_and_condition(ends, mpmath.mpf(sigma.numerator) / sigma.denominator,
+                                      i, mpmath.mpf(j.numerator) / j.denominator)
+    size = mpmath.mag(max(abs(b.lo), abs(b.hi))) + int(mpmath.ceil(est[0] * _LOG2_E)) + 1
+    spare = -size - mpmath.mag(est[1]) - count.bit_length() - 16
     return max(0, min(int(spare), prec - MIN_TERM_BITS))
+
+
+_LOG2_E = 1.4426950408889634
+
+
+def _size_and_condition(ends: Sequence[Any], s: Any, i: int, j: Any) -> tuple[Any, Any]:
+    """For :func:`_spare_bits`, in floats or in mpmath numbers: the log of the bound on a
+    term's size over ``|binom|``, and ``1 +`` the sum of the condition numbers."""
+    lt_lo, lt_hi, rt_lo, rt_hi, z_lo, z_hi = ends
+    x_lo, x_hi = (i - z_hi) / s, (i - z_lo) / s      # ends of the first tail's argument
+    y_lo, y_hi = (z_lo - j) / s, (z_hi - j) / s      # and of the second's
+    x_pos, y_pos = max(x_lo, 0), max(y_lo, 0)        # (products: a float ** overflows)
+    log_size = max(lt_hi - x_pos * x_pos / 2, rt_hi - y_pos * y_pos / 2)
+    cond = (1 + max(abs(lt_lo), abs(lt_hi), abs(rt_lo), abs(rt_hi))
+            + max(x_lo * x_lo, x_hi * x_hi) + max(y_lo * y_lo, y_hi * y_hi))
+    return log_size, cond
 
 
 def _tail(ctx: Ctx, sizes: list[MPF], weights: tuple[Fraction, ...], d: int) -> MPF:
