@@ -238,7 +238,7 @@ def _terms(root: Node, memo: dict[int, Terms]) -> Terms:
         if parts is not None:
             out = (Fraction(node.value), {}) if node.op == "const" else (Fraction(0), {})
             for arg, coeff in parts:
-                out = _combine(out, _scale(memo[id(arg)], coeff), 1)
+                out = _combine(out, _scale(memo[id(arg)], coeff))
         memo[id(node)] = out
     return memo[id(root)]
 
@@ -263,14 +263,20 @@ def _linear(node: Node) -> list[tuple[Node, Fraction]] | None:
 
 
 def _scale(t: Terms, c: Fraction) -> Terms:
+    if c == 1:       # shared, not copied: no Terms is changed in place
+        return t
     return t[0] * c, {k: (n, q * c) for k, (n, q) in t[1].items()}
 
 
-def _combine(a: Terms, b: Terms, sign: int) -> Terms:
-    acc = dict(a[1])
-    for k, (n, q) in b[1].items():
-        acc[k] = (n, acc[k][1] + sign * q) if k in acc else (n, sign * q)
-    return a[0] + sign * b[0], acc
+def _combine(a: Terms, b: Terms) -> Terms:
+    """``a + b`` with the terms in the order ``a``'s, then ``b``'s new ones: merged in C and
+    the shared terms fixed after (a view intersection walks the smaller dict), so a chain
+    of ``n`` additions costs ``n^2`` copied entries, not ``n^2`` Python steps (3000 terms
+    were traced in 38 s)."""
+    acc = {**a[1], **b[1]}
+    for k in a[1].keys() & b[1].keys():
+        acc[k] = (a[1][k][0], a[1][k][1] + b[1][k][1])
+    return a[0] + b[0], acc
 
 
 def simplify(node: Node) -> Node:
