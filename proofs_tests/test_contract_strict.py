@@ -121,13 +121,13 @@ def check(res: Result[Any], params: dict[str, Any]) -> None:
         assert res.id in str(err), err
 
 
-#: Results whose extreme inputs cost seconds each (MTZ19:rdp's series at four times the
-#: precision: 62 s for the full share in the CI profile, 2 s for a sixteenth; before its terms
-#: ran at the precision each needs, 203 s and 176 s, one input five minutes): the full share
-#: runs under ``-m slow``, the default run a sixteenth
+#: Results whose extreme inputs cost seconds each: MTZ19:rdp's series at four times the
+#: precision (62 s for the full share in the CI profile, 2 s for a sixteenth; before its terms
+#: ran at the precision each needs, 203 s and 176 s, one input five minutes) and the DP-SGD
+#: accountants built on it and on the PLD grid (10 to 35 s each for the full share): the full
+#: share runs under ``-m slow``, the default run a sixteenth
 #: (:func:`test_costly_results_at_fewer_inputs`).
-COSTLY = {"MTZ19:rdp"}
-
+COSTLY = {"MTZ19:rdp"} | {r.id for r in RESULTS if r.id.startswith("DPSGD:")}
 
 @pytest.mark.parametrize("res", [pytest.param(r, marks=pytest.mark.slow) if r.id in COSTLY
                                  else r for r in RESULTS], ids=IDS)
