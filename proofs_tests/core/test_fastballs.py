@@ -190,6 +190,11 @@ def test_normal_tail_refuses_a_ball_less_accurate_than_asked() -> None:
     """Arb's erfc at 1e6 and 230 bits has a radius above its value: None (the series of
     ``special`` takes over there), and ``normal_sf(iv, .)`` is still tight at that point."""
     assert normal_tail(mp.mpf(10**6), 230) is None and normal_tail(mp.mpf(65537), 1000) is None
+    # below the size cut: 40000 (2^15 < t < 2^16) is accepted; at 65535 Arb's ball is finite
+    # but 16 bits short of the 230 asked (214 bits), so refused on accuracy
+    near = normal_tail(mp.mpf(40000), 230)
+    assert near is not None and near.hi - near.lo <= near.lo * mp.mpf(2) ** -221
+    assert normal_tail(mp.mpf(65535), 230) is None
     calls: list[object] = []
     real = fastballs.normal_tail
 

@@ -34,7 +34,11 @@ GRID = [-40, -8.5, -3, -1, -0.25, 0, 1e-30, 0.1, 0.5, 1, 2, 3.5, 7, 10, 15.9, 16
 
 
 def _reference(x: float | str, dps: int = 120) -> mpmath.mpf:
-    with mp.workdps(dps):
+    """``Q(x)`` to ``dps`` digits, and for ``x < 0`` (``Q = 1 - Q(-x)``, ``Q(-x)`` below
+    ``e^(-x^2/2)``) with the ``x^2 / (2 ln 10)`` more digits that resolve ``1 - Q``: the
+    enclosures (Arb's ball ends, exact) can be narrower than ``dps`` digits around 1, and a
+    reference rounded to 1 would fall outside (``x = -18.9375``: ``Q = 1 - 2.7e-80``)."""
+    with mp.workdps(dps + (int(float(x) ** 2 / 4.6) + 10 if float(x) < 0 else 0)):
         return mpmath.erfc(mp.mpf(x) / mp.sqrt(2)) / 2
 
 
