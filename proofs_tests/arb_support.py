@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import flint
+import pytest
 from hypothesis import strategies as st
+
+from reference.core import fastballs
 
 
 def arb_ends(x: object) -> tuple[Fraction, Fraction]:
@@ -64,3 +68,14 @@ def dyadic_points(draw: st.DrawFn, max_bits: int, log2s: tuple[int, int],
     while man * 2.0 ** exp > cap:
         exp -= 1
     return man, exp
+
+
+@pytest.fixture(scope="module", autouse=True, params=["arb", "series"])
+def normal_tail_routes(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Imported into a test module, every test there runs twice: on the fast route (Arb's
+    ``erfc``, which ``normal_sf(iv, .)`` takes wherever Arb's ball is accurate) and with Arb
+    refused, on the series of :mod:`reference.core.special`."""
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "series":
+            patch.setattr(fastballs, "normal_tail", lambda t, bits: None)
+        yield request.param

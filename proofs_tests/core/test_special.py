@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import mpmath
 import pytest
@@ -15,19 +14,10 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 from scipy import stats
 
-from reference.core import fastballs
+# every test here runs on both routes of normal_sf(iv, .): Arb's erfc and the series
+from proofs_tests.arb_support import normal_tail_routes  # noqa: F401
 from reference.core.numeric import endpoints, working
 from reference.core.special import normal_sf
-
-
-@pytest.fixture(scope="module", autouse=True, params=["arb", "series"])
-def route(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Every test here runs twice: on the fast route (Arb's ``erfc``, which ``normal_sf(iv,
-    .)`` takes wherever Arb's ball is accurate) and with Arb refused, on the series."""
-    with pytest.MonkeyPatch.context() as patch:
-        if request.param == "series":
-            patch.setattr(fastballs, "normal_tail", lambda t, bits: None)
-        yield request.param
 
 GRID = [-40, -8.5, -3, -1, -0.25, 0, 1e-30, 0.1, 0.5, 1, 2, 3.5, 7, 10, 15.9, 16.5, 17.2,
         17.9, 18.4, 19, 25, 37.5, 60, 150, 1e4]

@@ -13,7 +13,6 @@ The point version (``ctx = mp``) must be within one ulp of ``Q`` at any size of 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 
 import flint
@@ -23,19 +22,11 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_normal_sf as _q
-from reference.core import fastballs
+
+# every test here runs on both routes of normal_sf(iv, .): Arb's erfc and the series
+from proofs_tests.arb_support import normal_tail_routes  # noqa: F401
 from reference.core.numeric import endpoints
 from reference.core.special import normal_sf
-
-
-@pytest.fixture(scope="module", autouse=True, params=["arb", "series"])
-def route(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Every test here runs twice: on the fast route (Arb's ``erfc``, which ``normal_sf(iv,
-    .)`` takes wherever Arb's ball is accurate) and with Arb refused, on the series."""
-    with pytest.MonkeyPatch.context() as patch:
-        if request.param == "series":
-            patch.setattr(fastballs, "normal_tail", lambda t, bits: None)
-        yield request.param
 
 
 def _arb(m: object) -> flint.arb:
