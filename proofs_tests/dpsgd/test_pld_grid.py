@@ -269,7 +269,10 @@ _H, _BITS = Fraction(1, 16), 64
 _CUT = cut_width(1e-20)   # 10 standard deviations: the untabulated mass is below 2e-23
 _STEPS = [(Fraction(1, 10), Fraction(1), REMOVE), (Fraction(1, 10), Fraction(1), ADD),
           (Fraction(1), Fraction(1), REMOVE), (Fraction(1), Fraction(1), ADD),
-          (Fraction(1, 100), Fraction(1, 2), REMOVE), (Fraction(1, 2), Fraction(2), ADD)]
+          (Fraction(1, 100), Fraction(1, 2), REMOVE), (Fraction(1, 2), Fraction(2), ADD),
+          # q next to 1: the table starts at z = -10 sigma, not -inf (pld_grid.cut_below)
+          (1 - Fraction(1, 10**12), Fraction(1, 2), REMOVE),
+          (1 - Fraction(1, 10**12), Fraction(1, 2), ADD)]
 
 
 def _cdf_x(q: Fraction, sigma: Fraction, direction: str, x: Fraction) -> mp.mpf:

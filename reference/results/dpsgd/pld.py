@@ -44,6 +44,7 @@ from reference.results.dpsgd.pld_grid import (
     ADD,
     REMOVE,
     SYMMETRIC,
+    cut_below,
     cut_width,
     int_above,
     int_below,
@@ -172,8 +173,7 @@ def _delta_triple(c: _Composed, eps: Fraction) -> Triple:
 
 
 def _cut(budget: float, steps: int) -> Fraction:
-    """Standard deviations tabulated: the mass beyond, over all steps, is below ``budget
-    2^-13``."""
+    """Standard deviations tabulated: the mass beyond, over all steps, below ``budget 2^-13``."""
     return cut_width(budget / steps / 2**13)
 
 
@@ -221,7 +221,7 @@ def _dyadic_below(x: float) -> Fraction:
 def _loss_range(q: Fraction, sigma: Fraction, cut: Fraction) -> tuple[float, float]:
     """One step's tabulated loss range (remove direction; floats: sizing only)."""
     qf, s2, sg = float(q), float(sigma) ** 2, float(sigma)
-    low = _float_loss(qf, s2, -float(cut) * sg) if qf == 1 else math.log1p(-qf)
+    low = _float_loss(qf, s2, -float(cut) * sg) if cut_below(q, sigma, cut) else math.log1p(-qf)
     return low, _float_loss(qf, s2, 1 + float(cut) * sg)
 
 

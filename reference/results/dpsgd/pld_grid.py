@@ -56,6 +56,9 @@ _R_BITS = 30
 #: :func:`_refined`): the bins near ``ln(1 - q)``, where ``l`` is nearly exponential over a
 #: long stretch of ``z`` (at ``q = 1/10, sigma = 1/2`` half the mass is in the first bin).
 _REFINE = 2**20
+#: The drop of the loss below ``z = -cut sigma`` beyond which the table stops there
+#: (:func:`cut_below`).
+MAX_LOW_DROP = 1
 
 
 @contextmanager
@@ -169,6 +172,20 @@ def cut_width(tail: float) -> Fraction:
     return Fraction(c)
 
 
+def cut_below(q: Fraction, sigma: Fraction, cut: Fraction) -> bool:
+    """Whether one step's table starts at ``z = -cut sigma``, not at ``z = -inf``: for ``q =
+    1``, and for ``q`` so close to 1 that ``l`` falls by more than :data:`MAX_LOW_DROP` from
+    there to ``ln(1 - q)`` (690 at ``q = 1 - 10^-300``: half a million bins holding at most the
+    normal tail ``cut`` is chosen for).  The mass left out is in ``1 - mass(r)`` either way,
+    as above the table (floats: this only chooses the table; both are valid)."""
+    if q == 1:
+        return True
+    rest = 1 - q  # exact, and its log from the integers: 1 - q may be 1e-400
+    log_rest = math.log(rest.numerator) - math.log(rest.denominator)
+    w = (-2 * float(cut * sigma) - 1) / (2 * float(sigma) ** 2)
+    return math.log(float(rest) + float(q) * math.exp(w)) - log_rest > MAX_LOW_DROP
+
+
 def _grid(j0: int, j1: int, coarse_from: int | None, wide: int, up: bool) -> list[int]:
     """Grid indices from ``j0`` to ``j1``: every one, except ``wide`` apart beyond
     ``coarse_from`` (above it when ``up``, below it otherwise)."""
@@ -185,14 +202,14 @@ def single_step(q: Fraction, sigma: Fraction, direction: str, h: Fraction, bits:
                 half: bool = False) -> Step:
     """The rounded loss ``Y`` of one step (see the module docstring), tabulated for ``z``
     within ``cut`` standard deviations of the component means (``z`` down to ``-inf`` when
-    ``q < 1``: the loss is bounded there; from ``z = 1/2``, where the loss is 0, when
-    ``half``: the part of the symmetric law).  Where the loss is beyond ``sparse`` (in the
-    tail of small probability: above it for "remove", below it for "add") the bins are
-    ``wide`` grid steps wide: fewer evaluations, a little more variance."""
+    ``q < 1``, the loss bounded there, unless :func:`cut_below`; from ``z = 1/2``, where the
+    loss is 0, when ``half``: the part of the symmetric law).  Where the loss is beyond
+    ``sparse`` (in the tail of small probability: above it for "remove", below it for "add")
+    the bins are ``wide`` grid steps wide: fewer evaluations, a little more variance."""
     law = _Law(q, sigma, direction)
     ha = _arb(h)
     sign = law.sign
-    z_lo = arb(1) / 2 if half else None if q < 1 else -_arb(cut * sigma)
+    z_lo = arb(1) / 2 if half else -_arb(cut * sigma) if cut_below(q, sigma, cut) else None
     z_hi = _arb(cut * sigma + (1 if direction == REMOVE else 0))
     x_at_lo = arb(0) if half else sign * (law.loss(z_lo) if z_lo is not None else
                                           law.log_rest())
