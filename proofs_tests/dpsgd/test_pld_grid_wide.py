@@ -162,7 +162,9 @@ def test_q_next_to_one_tabulates_as_few_points_as_q_one(direction: str,
     """At ``q = 1 - 10^-300`` the loss falls to ``ln(1 - q) = -690.8``: tabulated down to ``z
     = -inf`` (the ``q < 1`` rule) that was 45453 grid points at ``h = 1/64`` (remove; 35 s
     for one DP-SGD step's epsilon).  Stopping at ``-cut sigma`` as ``q = 1`` does, it takes
-    at most 1% more evaluations of the normal laws than ``q = 1``."""
+    at most 1% more evaluations of the normal laws than ``q = 1``; the remove table starts at
+    the grid point strictly below ``l(-cut sigma) = (-2 cut sigma - 1)/(2 sigma^2) = -22``
+    (``cut = 10``, ``sigma = 1/2``): index ``-22 * 64 - 1 = -1409``, for both."""
     calls = {"n": 0}
     original = pld_grid._Law.normal_at
 
@@ -171,9 +173,11 @@ def test_q_next_to_one_tabulates_as_few_points_as_q_one(direction: str,
         return original(self, z)
     monkeypatch.setattr(pld_grid._Law, "normal_at", counted)
     counts = []
+    assert _CUT == 10 and _H == Fraction(1, 64)
     for q in (Fraction(1), 1 - Fraction(1, 10**300)):
         calls["n"] = 0
         with working_bits(_BITS + 48):
-            single_step(q, Fraction(1, 2), direction, _H, _BITS, _CUT)
+            step = single_step(q, Fraction(1, 2), direction, _H, _BITS, _CUT)
         counts.append(calls["n"])
+        assert direction == ADD or step.offset == -1409, step.offset
     assert counts[0] > 2000 and counts[1] <= 1.01 * counts[0], counts
