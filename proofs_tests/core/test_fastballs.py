@@ -102,6 +102,38 @@ def test_ends_are_exact_whatever_flint_precision_is_current() -> None:
         assert (wide.lo, wide.hi) == (mp.ninf, mp.inf)
 
 
+def test_ends_whose_exact_form_is_too_long_are_rounded_outward() -> None:
+    """Ends ``mid -+ rad`` exact up to a gap of ``MAX_EXACT_SPAN = 2^16`` bits between their
+    leading bits, rounded outward to that many bits beyond it (found: ``MV16:Thm1.5-delta``
+    at ``eps = 1.8e308`` ended in mpmath's ``OverflowError: too many digits in integer``, its
+    ball ``1 +- 2^-(2.6e308)``).  Pinned around 1 with Arb's radius for ``2^-k`` (rounded up
+    by Arb to ``(2^29 + 1) 2^-(k + 29)``, read exactly): at ``k = 2^16`` the exact ends; at
+    ``k = 2^16 + 1`` and ``10^18`` one unit of ``2^16`` bits below and above 1 (by hand);
+    radius 1 around ``2^(10^18)``: ``2^(10^18)`` minus and plus one unit there."""
+    span = fastballs.MAX_EXACT_SPAN
+    assert span == 2**16
+    exact_ball = flint.arb(1, flint.arb(2) ** -span)
+    man, exp = exact_ball.rad().mid().man_exp()
+    rad = Fraction(int(man)) * Fraction(2) ** int(exp)
+    assert Fraction(2) ** -span < rad < Fraction(2) ** (1 - span)
+    e = ends(exact_ball)
+    assert (frac(e.lo), frac(e.hi)) == (1 - rad, 1 + rad)
+    with mp.workprec(4 * span):
+        one, two = mp.mpf(1), mp.mpf(2)
+        for k in (span + 1, 10**18):
+            e = ends(flint.arb(1, flint.arb(2) ** -k))
+            assert (e.lo, e.hi) == (1 - two**-span, 1 + two ** (1 - span)), k
+        big = mp.ldexp(one, 10**18)
+        e = ends(flint.arb(flint.arb(2) ** (10**18), 1))
+        assert e.lo == big - mp.ldexp(one, 10**18 - span)
+        assert e.hi == big + mp.ldexp(one, 10**18 + 1 - span)
+    from reference.results import get
+    out = get("MV16:Thm1.5-delta").certified(eps_g="0.0427", eps=[2.0**1023], delta=[0])
+    # the exact value is 1 - e^(0.0427 - 2^1023) (one mechanism): the enclosure meets 1, narrowly
+    lo, hi = frac(out.lo), frac(out.hi)
+    assert 1 - Fraction(1, 2**150) < lo < 1 <= hi < 1 + Fraction(1, 2**150)
+
+
 @pytest.mark.parametrize("name", ["exp", "expm1", "log", "log1p", "sqrt", "loggamma"])
 @given(q=st.fractions(min_value=F(1, 10**9), max_value=500, max_denominator=10**9))
 def test_functions_enclose_mpmath_at_twice_the_precision(name: str, q: Fraction) -> None:

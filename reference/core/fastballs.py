@@ -40,16 +40,25 @@ def _exact_raw(x: Arb) -> Any:
     return mpmath.libmp.from_man_exp(int(man), int(exp))
 
 
+#: Leading bits of ``mid`` and ``rad`` further apart than this: the ends are rounded outward
+#: to this many bits (exactly they would need as many bits as the gap: ``1 +- 2^-(10^18)``).
+MAX_EXACT_SPAN = 2**16
+
+
 def ends(x: Arb) -> numeric.Interval:
     """The ends ``mid -+ rad`` of a ball, exactly, as ``mp`` numbers (``[-inf, inf]`` for a
     non-finite ball).  Not ``lower()``/``upper()``: those round to flint's current precision,
-    which cut an enclosure of ``1 - 2^-200 c`` to the nearest ``2^-203``."""
+    which cut an enclosure of ``1 - 2^-200 c`` to the nearest ``2^-203``.  Where the exact
+    ends would need more than :data:`MAX_EXACT_SPAN` bits they are rounded outward to that
+    many (still an enclosure; ``2^-65536`` relative is below any precision used here)."""
     if not x.is_finite():
         return numeric.Interval(mp.ninf, mp.inf)
     mid, rad = _exact_raw(x), _exact_raw(x.rad())
     lib = mpmath.libmp
-    return numeric.Interval(mp.make_mpf(lib.mpf_sub(mid, rad, 0)),     # precision 0: exact
-                            mp.make_mpf(lib.mpf_add(mid, rad, 0)))
+    gap = abs((mid[2] + mid[3]) - (rad[2] + rad[3])) if mid[1] and rad[1] else 0
+    bits = 0 if gap <= MAX_EXACT_SPAN else MAX_EXACT_SPAN  # 0: exact
+    return numeric.Interval(mp.make_mpf(lib.mpf_sub(mid, rad, bits, lib.round_floor)),
+                            mp.make_mpf(lib.mpf_add(mid, rad, bits, lib.round_ceiling)))
 
 
 def _raw(x: Any) -> Any:
