@@ -127,6 +127,8 @@ def test_ends_whose_exact_form_is_too_long_are_rounded_outward() -> None:
         e = ends(flint.arb(flint.arb(2) ** (10**18), 1))
         assert e.lo == big - mp.ldexp(one, 10**18 - span)
         assert e.hi == big + mp.ldexp(one, 10**18 + 1 - span)
+    huge = 2**70000 + 1   # an exact ball (radius 0) of 70001 bits keeps them all
+    assert (frac(ends(flint.arb(huge)).lo), frac(ends(flint.arb(huge)).hi)) == (huge, huge)
     from reference.results import get
     out = get("MV16:Thm1.5-delta").certified(eps_g="0.0427", eps=[2.0**1023], delta=[0])
     # the exact value is 1 - e^(0.0427 - 2^1023) (one mechanism): the enclosure meets 1, narrowly

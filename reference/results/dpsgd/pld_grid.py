@@ -176,8 +176,8 @@ def cut_below(q: Fraction, sigma: Fraction, cut: Fraction) -> bool:
     """Whether one step's table starts at ``z = -cut sigma``, not at ``z = -inf``: for ``q =
     1``, and for ``q`` so close to 1 that ``l`` falls by more than :data:`MAX_LOW_DROP` from
     there to ``ln(1 - q)`` (690 at ``q = 1 - 10^-300``: 44000 bins at ``h = 1/64``, holding at
-    most the normal tail ``cut`` is chosen for).  The mass left out is in ``1 - mass(r)`` either way,
-    as above the table (floats: this only chooses the table; both are valid)."""
+    most the normal tail ``cut`` is chosen for).  The mass left out is in ``1 - mass(r)``
+    either way, as above the table (floats: this only chooses the table; both are valid)."""
     if q == 1:
         return True
     rest = 1 - q  # exact, and its log from the integers: 1 - q may be 1e-400
