@@ -7,11 +7,11 @@ Timings are not asserted here (``python -m reference bench`` reports them as rat
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from proofs_tests.tools.test_docs_site import checkout_env
 from reference.results import catalogue, get
 from reference.results.index import DEFINED_IN
 from reference.tools import catalogue_index
@@ -21,9 +21,8 @@ HEAVY = "sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy'))
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess[str]:
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     return subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=path), check=True, timeout=120)
+                          env=checkout_env(), check=True, timeout=120)
 
 
 def test_import_reference_loads_no_numpy_or_scipy() -> None:
@@ -38,9 +37,7 @@ def test_value_command_loads_no_numpy_or_scipy() -> None:
             "sys.argv = ['reference', 'value', 'RSWR23:Lem2.3', 'rho=1', 'delta=1e-6']\n"
             "runpy.run_module('reference', run_name='__main__')\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(
-                              p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)))
+                          text=True, timeout=120, env=checkout_env())
     assert proc.returncode == 0, proc.stderr
     value, heavy = proc.stdout.strip().splitlines()
     assert value.startswith("8.43384437769967")

@@ -16,6 +16,7 @@ from mpmath import iv, mp
 
 import reference.results.dpsgd.mtz19 as mtz19
 from proofs_tests.arb_support import frac
+from proofs_tests.dpsgd_pld_support import mpf  # mpmath 1.3 (CI's) converts no Fraction
 from reference import DomainError, certified
 from reference.core.numeric import endpoints
 from reference.results import covers
@@ -164,6 +165,5 @@ def test_spared_bits_alike_in_floats_and_in_mpmath(sigma: Fraction) -> None:
     for i, j in ((0, Fraction(5, 2)), (3, Fraction(-1, 2)), (60, Fraction(-115, 2))):
         floats = mtz19._size_and_condition([float(v) for v in ends], 0.371, i, float(j))
         with mp.workprec(53):
-            j_mp = mp.mpf(j.numerator) / j.denominator  # mpmath 1.3 takes no Fraction
-            mps = mtz19._size_and_condition(ends, mp.mpf("0.371"), i, j_mp)
+            mps = mtz19._size_and_condition(ends, mp.mpf("0.371"), i, mpf(j))
         assert all(abs(a - float(b)) <= 1e-9 * abs(a) for a, b in zip(floats, mps, strict=True))

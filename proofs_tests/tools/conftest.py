@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs_tests.tools.test_docs_site import DOCS, ROOT, build
+from proofs_tests.tools.test_docs_site import DOCS, ROOT, build, checkout_env
 
 
 def build_once(shared: Path) -> Path:
@@ -59,13 +59,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         os.close(os.open(shared / "docs-site.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except FileExistsError:  # another worker started it
         return
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
     with open(shared / "docs-site.log", "w") as log:
         subprocess.Popen([sys.executable, "-c", "import sys; from pathlib import Path; from "
                           "proofs_tests.tools.conftest import build_once; "
                           "build_once(Path(sys.argv[1]))", str(shared)],
-                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                         cwd=ROOT, env=checkout_env(), stdout=log, stderr=subprocess.STDOUT,
                          start_new_session=True)
 
 

@@ -37,6 +37,13 @@ from reference.results import catalogue, errata, get
 from reference.tools.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def checkout_env() -> dict[str, str]:
+    """The environment for a subprocess that must import this checkout's packages (``ROOT``
+    first on ``PYTHONPATH``, whatever is installed)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
 DOCS = ROOT / "docs"
 PYTHON = {"python", "pycon", "py", "python3"}
 SHELL = {"sh", "bash", "shell", "console"}

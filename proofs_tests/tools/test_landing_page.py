@@ -18,7 +18,6 @@ each to be reported.
 from __future__ import annotations
 
 import doctest
-import os
 import re
 import shlex
 import subprocess
@@ -28,7 +27,14 @@ from pathlib import Path
 
 import pytest
 
-from proofs_tests.tools.test_docs_site import ROOT, RUN_PAGE, SHELL, fenced_blocks, titled_blocks
+from proofs_tests.tools.test_docs_site import (
+    ROOT,
+    RUN_PAGE,
+    SHELL,
+    checkout_env,
+    fenced_blocks,
+    titled_blocks,
+)
 
 _STATUS = re.compile(r"#\s*exit status (\d+)")
 _CHECKER = doctest.OutputChecker()
@@ -118,9 +124,7 @@ def run(cmd: Command, folder: Path, files: dict[str, str]) -> str | None:
     argv = cmd.argv
     if argv[:3] not in (["python", "-m", "reference"], ["python", "-m", "pytest"]):
         return f"{cmd.where}: nothing runs or checks {shlex.join(argv)!r}"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    proc = subprocess.run([sys.executable, *argv[1:]], cwd=folder, env=env,
+    proc = subprocess.run([sys.executable, *argv[1:]], cwd=folder, env=checkout_env(),
                           capture_output=True, text=True, timeout=600)
     if proc.returncode != cmd.status:
         return (f"{cmd.where}: {shlex.join(argv)} exited {proc.returncode}, the page says "
