@@ -365,10 +365,11 @@ def test_certified_is_the_cached_bracket_outward() -> None:
 @covers("DPSGD:delta")
 @pytest.mark.parametrize("eps", [Fraction(50), Fraction(10**20), 1.7976931348623157e308])
 def test_delta_beyond_every_grid_point(eps: Any) -> None:
-    """At an epsilon far above the composed loss's table (up to the largest double: grid
-    indices beyond any C integer), the delta bracket is ``[0, tiny]``: 0 below, and above
-    only what the grid gave up (its deficit plus ``eta``), under ``1e-15``.  The exact value
-    is positive but below ``P(one of 3 steps has Z > 16) < 1e-50`` at ``eps = 50``."""
+    """At an epsilon far above the composed loss's table (up to the largest double) the
+    delta bracket is ``[0, tiny]`` and the plain value its upper end (the RDP bound: see
+    ``test_pld_far.py``; the grid gave ``[0, under 1e-15]``, its deficit plus ``eta``).  The
+    exact value is positive but below ``P(one of 3 steps has Z > 16) < 1e-50`` at ``eps =
+    50``: the bound is ``3.6e-186`` there."""
     enc = _delta(Fraction(1, 2), Fraction(1), 3, eps)
-    assert enc.lo == 0 and 0 < enc.hi < mp.mpf(10) ** -15, enc
-    assert dpsgd_delta(q="0.5", sigma=1, steps=3, eps=eps) == 0
+    assert enc.lo == 0 and 0 < enc.hi < mp.mpf(10) ** -180, enc
+    assert dpsgd_delta(q="0.5", sigma=1, steps=3, eps=eps) == enc.hi

@@ -195,6 +195,7 @@ def test_cut_drops_the_longest_light_ends(coeffs: list[int], units: int) -> None
        shift=st.integers(-4, 12))
 @example(law=(5, [3, 0, 7], 4), h=Fraction(1, 2), shift=-4)   # index below the support
 @example(law=(5, [3, 0, 7], 4), h=Fraction(1, 2), shift=12)   # index above it: exactly 0
+@example(law=(5, [3, 0, 7], 4), h=Fraction(1, 2), shift=10**320)  # beyond any C integer
 def test_delta_at_is_the_direct_sum(law: tuple[int, list[int], int], h: Fraction,
                                     shift: int) -> None:
     """The ball contains ``sum_{i: s_i > s} r_i (1 - e^(s - s_i)) / 2^bits`` (mpmath, 60

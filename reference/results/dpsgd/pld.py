@@ -31,13 +31,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import mpmath  # noqa: F401  (the doctests use it)
+import mpmath
 from flint import arb
 from mpmath import iv
 
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, is_interval, to_ctx
+from reference.core.numeric import MPF, Ctx, exact, is_interval, to_ctx
 from reference.core.params import count, nonneg, unit_open
 from reference.results.dpsgd.pld_compose import compose, delta_at
 from reference.results.dpsgd.pld_grid import (
@@ -46,13 +46,15 @@ from reference.results.dpsgd.pld_grid import (
     SYMMETRIC,
     cut_below,
     cut_width,
+    dyadic_below,
     int_above,
     int_below,
+    normal_quantile,
     single_step,
     symmetric_step,
     working_bits,
 )
-from reference.results.dpsgd.rdp_accountant import _Q, _SIGMA
+from reference.results.dpsgd.rdp_accountant import _Q, _SIGMA, delta_bound
 
 #: Target relative width of an epsilon bracket (met when the bin cap allows).
 WIDTH = Fraction(1, 100)
@@ -182,15 +184,6 @@ def _float_loss(q: float, s2: float, z: float) -> float:
     return w if q == 1 else math.log1p(q * math.expm1(w))
 
 
-def _normal_quantile(tail: float) -> float:
-    """``c`` with ``P(N(0,1) > c) = tail`` (floats, bisection: sizing only)."""
-    lo, hi = -40.0, 40.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if math.erfc(mid / math.sqrt(2)) / 2 > tail else (lo, mid)
-    return hi
-
-
 class _Grid:
     """The grid step ``h`` (a dyadic number with a 3-bit mantissa) and how wide the bins
     are in the tail of small probability (``wide`` steps, where that tail's mass is below
@@ -202,20 +195,11 @@ class _Grid:
     def sparse(self, q: Fraction, sigma: Fraction, direction: str) -> float | None:
         if self.wide == 1:
             return None
-        c = _normal_quantile(0.03 / self.wide**2)
+        c = normal_quantile(0.03 / self.wide**2)
         qf, s2 = float(q), float(sigma) ** 2
         if direction == REMOVE:
             return _float_loss(qf, s2, 1 + c * float(sigma))
         return -_float_loss(qf, s2, c * float(sigma))
-
-
-def _dyadic_below(x: float) -> Fraction:
-    """The largest ``m 2^k <= x`` with ``4 <= m <= 7``."""
-    k = math.floor(math.log2(x)) - 2
-    m = min(7, math.floor(x / 2.0**k))
-    while m * 2.0**k > x:
-        m -= 1
-    return Fraction(m) * Fraction(2) ** k
 
 
 def _loss_range(q: Fraction, sigma: Fraction, cut: Fraction) -> tuple[float, float]:
@@ -231,7 +215,7 @@ def _scale(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, bits: int) -
     sizing pass (a bracket 1/20 of it wide), whose grid would otherwise resolve a large
     epsilon far too finely (``q = 1/10, sigma = 1/2, 10^5`` steps: 7 million coefficients)."""
     low, top = _loss_range(q, sigma, cut)
-    h = _dyadic_below(max(top - low, 1e-300) / 2**11)
+    h = dyadic_below(max(top - low, 1e-300) / 2**11)
     step = single_step(q, sigma, REMOVE, h, bits, cut)
     poly = step.poly
     d1 = poly.derivative()
@@ -253,8 +237,8 @@ def _plan(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, width: float,
     low, top = _loss_range(q, sigma, cut)
     best: tuple[float, Fraction, int] | None = None
     for wide in (1, 2, 4, 8, 16):
-        h = _dyadic_below(0.38 * width / (math.sqrt(1.03 * big_l * steps) + wide * big_l / 3))
-        split = _float_loss(qf, s2, 1 + _normal_quantile(0.03 / wide**2) * sg)
+        h = dyadic_below(0.38 * width / (math.sqrt(1.03 * big_l * steps) + wide * big_l / 3))
+        split = _float_loss(qf, s2, 1 + normal_quantile(0.03 / wide**2) * sg)
         split = min(max(split, low), top)
         evaluations = (split - low) / float(h) + (top - split) / (wide * float(h))
         if best is None or evaluations < best[0]:
@@ -262,7 +246,7 @@ def _plan(q: Fraction, sigma: Fraction, steps: int, cut: Fraction, width: float,
     assert best is not None
     evaluations, h, wide = best
     if evaluations > 2**MAX_LOG2_BINS:  # the cap: a wider bracket
-        h = _dyadic_below(1.25 * float(h) * evaluations / 2**MAX_LOG2_BINS)
+        h = dyadic_below(1.25 * float(h) * evaluations / 2**MAX_LOG2_BINS)
     return _Grid(h, wide)
 
 
@@ -280,6 +264,11 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction,
     def sizes(d: Fraction) -> tuple[int, float, Fraction]:
         return 64 + math.ceil(math.log2(1 / d)), float(d), _cut(float(d), steps)
     bits, tail, cut = sizes(small)
+    if kind == "delta":  # below any grid's upper end (its eta >= 2^(20 - bits)): no grid
+        bound = delta_bound(q, sigma, steps, x)
+        if bound <= mpmath.mpf(2) ** (20 - bits):
+            hi = exact(max(bound, mpmath.mpf(2) ** -2**16), "delta bound", "DPSGD:delta")
+            return Fraction(0), hi, hi
     with working_bits(bits + 48):
         coarse = _plan(q, sigma, steps, cut, max(64 * float(ABS_WIDTH),
                                                  _scale(q, sigma, steps, cut, bits) / 20), 20.0)
@@ -386,8 +375,11 @@ def dpsgd_delta(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fractio
 
     The converse of :func:`dpsgd_eps`, bracketed the same way; the grid is sized from the
     slope of ``ln delta`` so that the bracket is about 10% wide (relative) when the cap
-    allows.  Domain: ``0 <= q <= 1``, ``1/2 <= sigma <= 100``, ``1 <= steps <= 10^5``,
-    ``eps >= 0``.
+    allows.  Far in the tail, where the RDP conversion at the orders 2, 4, ..., 256
+    (:func:`reference.results.dpsgd.rdp_accountant.delta_bound`) is below ``2^-84`` (under
+    every grid bracket's additive term), the bracket is ``[0, that bound]`` (rounded up to
+    ``2^-65536`` if smaller), the plain value its upper end, and no grid is built.
+    Domain: ``0 <= q <= 1``, ``1/2 <= sigma <= 100``, ``1 <= steps <= 10^5``, ``eps >= 0``.
 
     At the epsilon that :func:`dpsgd_eps` estimates for ``delta = 1e-5`` (6.19) the delta is
     about ``1e-5`` again:

@@ -172,6 +172,24 @@ def cut_width(tail: float) -> Fraction:
     return Fraction(c)
 
 
+def normal_quantile(tail: float) -> float:
+    """``c`` with ``P(N(0,1) > c) = tail`` (floats, bisection: sizing only)."""
+    lo, hi = -40.0, 40.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if math.erfc(mid / math.sqrt(2)) / 2 > tail else (lo, mid)
+    return hi
+
+
+def dyadic_below(x: float) -> Fraction:
+    """A grid step for ``x`` (floats: sizing only): the largest ``m 2^k <= x``, ``4 <= m <= 7``."""
+    k = math.floor(math.log2(x)) - 2
+    m = min(7, math.floor(x / 2.0**k))
+    while m * 2.0**k > x:
+        m -= 1
+    return Fraction(m) * Fraction(2) ** k
+
+
 def cut_below(q: Fraction, sigma: Fraction, cut: Fraction) -> bool:
     """Whether one step's table starts at ``z = -cut sigma``, not at ``z = -inf``: for ``q =
     1``, and for ``q`` so close to 1 that ``l`` falls by more than :data:`MAX_LOW_DROP` from
