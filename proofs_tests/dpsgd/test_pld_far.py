@@ -19,7 +19,7 @@ import mpmath
 import pytest
 from mpmath import mp
 
-from proofs_tests.dpsgd_pld_support import delta_gaussian
+from proofs_tests.dpsgd_pld_support import delta_gaussian, mpf
 from reference import certified
 from reference.results import covers
 from reference.results.dpsgd import pld
@@ -33,7 +33,7 @@ def _hand_bound(q: Fraction, sigma: Fraction, steps: int, eps: Any) -> mpmath.mp
     """``min_alpha A_alpha^T e^(-(alpha-1) eps) (1 - 1/alpha)^(alpha-1) / alpha`` over the
     orders, ``A_alpha = sum_i C(alpha,i) (1-q)^(alpha-i) q^i e^((i^2-i)/(2 sigma^2))``."""
     with mp.workdps(50):
-        qm, s2, e = mp.mpf(q.numerator) / q.denominator, mp.mpf(sigma) ** 2, mp.mpf(eps)
+        qm, s2, e = mpf(q), mpf(sigma) ** 2, mpf(eps)   # (mp.mpf(Fraction): mpmath >= 1.4)
         out = []
         for a in _ORDERS:
             moment = mp.fsum(mp.binomial(a, i) * (1 - qm) ** (a - i) * qm ** i
