@@ -24,6 +24,7 @@ from reference import certified
 from reference.results import covers
 from reference.results.dpsgd import pld
 from reference.results.dpsgd.pld import bracket, dpsgd_delta
+from reference.results.dpsgd.rdp_accountant import delta_bound
 
 _ORDERS = (2, 4, 8, 16, 32, 64, 128, 256)
 _FLOOR = mpmath.mpf(2) ** -84
@@ -124,3 +125,21 @@ def test_switch_at_two_to_minus_84(composed: list[int], q: Fraction, sigma: Frac
     if q == 1:
         exact = delta_gaussian(sigma, steps, eps - Fraction(1, 500))
         assert below.lo <= exact <= below.hi
+
+
+@covers("DPSGD:delta")
+@pytest.mark.parametrize("order", _ORDERS)
+def test_bound_is_the_least_order(order: int) -> None:
+    """``q = 1``, ``sigma = 1``, one step: the conversion at order ``alpha`` is ``(alpha-1)
+    (alpha/2 - eps) - ln alpha + (alpha-1) ln(1 - 1/alpha)``, least among the orders at
+    ``eps = alpha - 1/2``: there the bound is the hand value at that order (1e-12), so each
+    order of the list is pinned (a changed order gives another value)."""
+    eps = Fraction(2 * order - 1, 2)
+    with mp.workdps(50):
+        logs = {a: (a - 1) * (mp.mpf(a) / 2 - mpf(eps)) - mp.log(a)
+                + (a - 1) * mp.log(1 - mp.mpf(1) / a) for a in _ORDERS}
+        assert min(logs, key=logs.__getitem__) == order
+        hand = mp.exp(logs[order])
+        assert mp.almosteq(hand, _hand_bound(Fraction(1), Fraction(1), 1, eps), 1e-40)
+        got = delta_bound(Fraction(1), Fraction(1), 1, eps)
+        assert hand <= got <= hand * (1 + mp.mpf(10) ** -12), (order, got, hand)
