@@ -14,6 +14,7 @@ import re
 from fractions import Fraction
 
 import flint
+import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_q, frac
 from reference import get
-from reference.core.numeric import endpoints, exp, log
+from reference.core.numeric import endpoints, exp, expm1, log
 
 PRECS = st.sampled_from([53, 100, 203, 400])
 
@@ -151,3 +152,66 @@ def test_log_below_one_takes_the_rigorous_route() -> None:
     lo, hi = frac(enc.lo), frac(enc.hi)
     assert arb_q(lo) < ref < arb_q(hi)
     assert hi - lo <= 2 * abs(hi) / 2 ** 255                # two ulps
+
+
+# ---- huge integer arguments above 600 bits: mpmath's power path avoided ------------------
+
+def _no_pow(*args: object) -> None:
+    raise AssertionError("mpmath's power path")
+
+
+def _enclose(fn: object, x: int, prec: int) -> object:
+    old = iv.prec
+    iv.prec = prec
+    try:
+        return endpoints(fn(iv, iv.mpf(x)))  # type: ignore[operator]
+    finally:
+        iv.prec = old
+
+
+def _mp_ends(ball: flint.arb) -> tuple[object, object]:
+    """The exact ends of an arb ball as mp numbers (no Fraction: ``e^(2^5000)``)."""
+    lib = mpmath.libmp
+    mid, rad = (lib.from_man_exp(int(m), int(e)) for m, e in
+                (ball.mid().man_exp(), ball.rad().man_exp()))
+    return mp.make_mpf(lib.mpf_sub(mid, rad, 0)), mp.make_mpf(lib.mpf_add(mid, rad, 0))
+
+
+_HUGE = [2**65, 3**400, 3**400 * 2**4000, 2**5000]   # exact at 700 bits, 66 to 5001 bits
+
+
+@pytest.mark.parametrize("minus_one", [False, True], ids=["exp", "expm1"])
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("v", _HUGE, ids=["2^65", "3^400", "3^400*2^4000", "2^5000"])
+def test_exp_of_a_huge_integer_at_high_precision(monkeypatch: pytest.MonkeyPatch, v: int,
+                                                 sign: int, minus_one: bool) -> None:
+    """Above 600 bits mpmath raised ``e`` to an integer argument by squaring (0.2-0.7 s at
+    ``2^3000 .. 2^5000``; the Gaussian tail at 1.8e308 took 3.4 s): with its power routine
+    made to fail, the 700-bit enclosure still comes out, contains Arb's ball of
+    ``e^x`` (``- 1``; 900 bits beyond the argument's) and is a few ulps wide."""
+    monkeypatch.setattr(mpmath.libmp.libelefun, "mpf_pow_int", _no_pow)
+    x = sign * v
+    enc = _enclose(expm1 if minus_one else exp, x, 700)
+    old = flint.ctx.prec
+    flint.ctx.prec = 900 + v.bit_length()   # the reduction by ln 2 costs the argument's bits
+    try:
+        ball = flint.arb(x).exp() - (1 if minus_one else 0)
+    finally:
+        flint.ctx.prec = old
+    lo, hi = _mp_ends(ball)
+    assert enc.lo <= lo and hi <= enc.hi, (x, enc)
+    with mp.workprec(900):
+        assert enc.hi - enc.lo <= abs(lo) * mp.mpf(2) ** (24 - 700)
+
+
+def test_power_path_is_left_only_where_it_is_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The switch, both sides: ``2^63`` (63 squarings) and any argument at 560 bits (``wp =
+    600``: mpmath's own switch is ``prec > 600``) still reach mpmath's power routine or do
+    not need it; ``2^64`` at 561 bits does not reach it."""
+    monkeypatch.setattr(mpmath.libmp.libelefun, "mpf_pow_int", _no_pow)
+    with pytest.raises(AssertionError, match="power path"):
+        _enclose(exp, 2**63, 700)
+    _enclose(exp, 2**5000, 560)       # mpmath's reduction path at 600 bits
+    _enclose(exp, 2**64, 561)
+    with pytest.raises(AssertionError, match="power path"):
+        _enclose(expm1, 2**63, 700)

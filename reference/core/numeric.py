@@ -27,6 +27,7 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.errors import DomainError
+from reference.core.mp_exp import exp_or_expm1
 
 #: An mpmath number of either context (mpmath ships no type information).
 MPF: TypeAlias = Any
@@ -307,11 +308,10 @@ def _at_point(v: MPF, log: bool) -> MPF:
 
 # ---- exp / log with rigorous enclosures ---------------------------------------------------
 # mpmath's interval exp and log (directed rounding in libmpf) were measured to exclude the
-# exact value by an ulp: iv.exp(-1.175494351e-38) at 203 bits returned a point interval
-# (1 - x rounded), and random arguments fail now and then (exp(0.79855) at 100 bits).  Here
-# mpmath only supplies a value FINE_BITS finer than needed, trusted to 2**20 of its own
-# ulps, and the ends are widened by that; near the points where the value is close to 1 (exp)
-# or 0 (log) the series of _taylor, with its remainder, is used instead.
+# exact value by an ulp: iv.exp(-1.175494351e-38) at 203 bits gave a point interval (1 - x
+# rounded), random arguments now and then (exp(0.79855) at 100 bits).  Here mpmath only
+# supplies a value FINE_BITS finer than needed, trusted to 2**20 of its own ulps, and the
+# ends are widened by that; near 1 (exp) or 0 (log) _taylor's series with its remainder.
 
 #: Extra bits of the mpmath value behind an enclosure end of :func:`exp` and :func:`log`.
 FINE_BITS = 40
@@ -325,7 +325,7 @@ def _fine(fn: Any, v: MPF) -> MPF:
     """An ``iv`` enclosure of ``fn(v)`` (``mp.exp`` or ``mp.log``) at the exact point ``v``."""
     wp = iv.prec + FINE_BITS
     with mp.workprec(wp):
-        y = fn(v)
+        y = exp_or_expm1(v, fn == mp.expm1) if fn in (mp.exp, mp.expm1) else fn(v)  # (a method)
     slack = mp.ldexp(abs(y), 20 - wp)                 # 2**20 ulps at wp (exact scaling)
     lo = mpmath.libmp.mpf_sub(y._mpf_, slack._mpf_, iv.prec, mpmath.libmp.round_floor)
     hi = mpmath.libmp.mpf_add(y._mpf_, slack._mpf_, iv.prec, mpmath.libmp.round_ceiling)
