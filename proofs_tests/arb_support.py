@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import flint
+import mpmath
 import pytest
 from hypothesis import strategies as st
 
@@ -19,6 +20,16 @@ def arb_ends(x: object) -> tuple[Fraction, Fraction]:
         man, exp = part.man_exp()
         out.append(Fraction(int(man)) * Fraction(2) ** int(exp))
     return out[0] - out[1], out[0] + out[1]
+
+
+def arb_mp_ends(x: object) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact ends of an arb ball as mp numbers (for exponents no Fraction can hold:
+    ``e^(2^5000)``)."""
+    lib = mpmath.libmp
+    mid, rad = (lib.from_man_exp(int(m), int(e)) for m, e in
+                (x.mid().man_exp(), x.rad().man_exp()))  # type: ignore[attr-defined]
+    return mpmath.mp.make_mpf(lib.mpf_sub(mid, rad, 0)), mpmath.mp.make_mpf(
+        lib.mpf_add(mid, rad, 0))
 
 
 def arb_q(x: Fraction) -> flint.arb:

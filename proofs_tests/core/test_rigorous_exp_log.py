@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
-from proofs_tests.arb_support import arb_q, frac
+from proofs_tests.arb_support import arb_mp_ends, arb_q, frac
 from reference import get
 from reference.core.numeric import endpoints, exp, expm1, log
 
@@ -176,14 +176,6 @@ def _enclose(fn: object, x: int, prec: int) -> object:
         iv.prec = old
 
 
-def _mp_ends(ball: flint.arb) -> tuple[object, object]:
-    """The exact ends of an arb ball as mp numbers (no Fraction: ``e^(2^5000)``)."""
-    lib = mpmath.libmp
-    mid, rad = (lib.from_man_exp(int(m), int(e)) for m, e in
-                (ball.mid().man_exp(), ball.rad().man_exp()))
-    return mp.make_mpf(lib.mpf_sub(mid, rad, 0)), mp.make_mpf(lib.mpf_add(mid, rad, 0))
-
-
 _HUGE = [2**65, 3**400, 3**400 * 2**4000, 2**5000]   # exact at 700 bits, 66 to 5001 bits
 
 
@@ -205,7 +197,7 @@ def test_exp_of_a_huge_integer_at_high_precision(monkeypatch: pytest.MonkeyPatch
         ball = flint.arb(x).exp() - (1 if minus_one else 0)
     finally:
         flint.ctx.prec = old
-    lo, hi = _mp_ends(ball)
+    lo, hi = arb_mp_ends(ball)
     assert enc.lo <= lo and hi <= enc.hi, (x, enc)
     with mp.workprec(900):
         assert enc.hi - enc.lo <= abs(lo) * mp.mpf(2) ** (24 - 700)

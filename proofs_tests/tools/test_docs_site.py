@@ -37,6 +37,11 @@ from reference.results import catalogue, errata, get
 from reference.tools.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PYTHON = {"python", "pycon", "py", "python3"}
+SHELL = {"sh", "bash", "shell", "console"}
+TEXT = {"text"}
+_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`{]*)")
 
 
 def checkout_env() -> dict[str, str]:
@@ -44,11 +49,7 @@ def checkout_env() -> dict[str, str]:
     first on ``PYTHONPATH``, whatever is installed)."""
     return dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
-DOCS = ROOT / "docs"
-PYTHON = {"python", "pycon", "py", "python3"}
-SHELL = {"sh", "bash", "shell", "console"}
-TEXT = {"text"}
-_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`{]*)")
+
 
 
 def fenced_blocks(text: str) -> list[tuple[int, str, str]]:

@@ -298,7 +298,7 @@ def delta_bound(q: Fraction, sigma: Fraction, steps: int, eps: Fraction) -> MPF:
     steps: the delta form of CKS20 Prop. 12 (see :func:`dpsgd_delta_rdp`) at each order of
     :data:`BOUND_ORDERS` (finite sums, interval arithmetic), the least upper end; tens of
     milliseconds.  Every order gives a valid bound, so no search and no proof of a minimum."""
-    with extra_bits(iv, 64 - iv.prec):
+    with extra_bits(iv, 64 - iv.prec):  # iv at 64 bits: an upper bound needs no more
         logs = [endpoints(steps * log_moment(iv, q, sigma, Fraction(a))
                           - to_ctx(iv, (a - 1) * eps) + _order_terms(iv, Fraction(a))).hi
                 for a in BOUND_ORDERS]
