@@ -2,7 +2,9 @@
 
 An enclosure printed in decimal must still enclose: its lower end is rounded down
 and its upper end up (exact conversion through :class:`fractions.Fraction` and
-:mod:`decimal` with ``ROUND_FLOOR`` / ``ROUND_CEILING``).
+:mod:`decimal` with ``ROUND_FLOOR`` / ``ROUND_CEILING``). A binary number whose exponent
+is beyond ``2^FAR_BITS`` in size (``e^(-5e1232)``, say: no Fraction or Decimal can hold it)
+is rounded the same way by interval arithmetic instead (:func:`_far_str`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from typing import Any
 import mpmath
 
 from reference.core.certificates import Certificate
-from reference.core.numeric import Interval, exact
+from reference.core.numeric import Interval, endpoints, exact, extra_bits
+
+FAR_BITS = 16  # binary exponents of at most 2^16 in size go the exact way
 
 
 def decimal_str(x: Any, digits: int, rounding: str = decimal.ROUND_HALF_EVEN) -> str:
     """``x`` (mpf, Fraction or int) as a decimal string of ``digits`` significant digits."""
     if isinstance(x, mpmath.mpf) and mpmath.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if isinstance(x, mpmath.mpf) and x and abs(int(x._mpf_[2])).bit_length() > FAR_BITS:
+        return _far_str(x._mpf_, digits, rounding)
     q = x if isinstance(x, Fraction) else exact(x, "value", "rendering")
     with decimal.localcontext() as dctx:
         dctx.prec = digits
@@ -29,6 +35,44 @@ def decimal_str(x: Any, digits: int, rounding: str = decimal.ROUND_HALF_EVEN) ->
         d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
     text = format(d, "f") if -30 < d.adjusted() < 30 else format(d, "e")
     return text
+
+
+def _far_str(raw: tuple[int, int, int, int], digits: int, rounding: str) -> str:
+    """``(-1)^sign man 2^exp`` rounded to ``digits`` significant decimal digits, for any exponent.
+
+    ``log10 |x| = (ln man + exp ln 2) / ln 10`` and the scaled mantissa
+    ``10^(digits - 1 + log10 |x| - e10)`` are enclosed in ``mpmath.iv`` at a precision above
+    the exponent's own bits; the digits are taken once both ends of the enclosure round to the
+    same integer (the precision doubles until they do). That ends unless ``x`` is a decimal tie
+    or has at most ``digits`` significant digits, which with ``|exp| > 2^16`` needs over 40000
+    digits or mantissa bits: after six doublings this gives up with a ValueError.
+    """
+    sign, man, exp, _ = raw
+    iv = mpmath.iv
+    away = {decimal.ROUND_FLOOR: bool(sign), decimal.ROUND_CEILING: not sign}.get(rounding)
+    prec = start = abs(exp).bit_length() + 4 * digits + 64
+    while prec <= 64 * start:
+        with extra_bits(iv, prec - iv.prec):
+            lg = (iv.log(int(man)) + exp * iv.log(2)) / iv.log(10)
+            lg_ends = endpoints(lg)
+            e10 = int(mpmath.floor(lg_ends.lo))
+            scaled = endpoints(iv.exp((lg - e10 + digits - 1) * iv.log(10)))
+            n = _round(scaled.lo, away)
+            if int(mpmath.floor(lg_ends.hi)) == e10 and _round(scaled.hi, away) == n:
+                if n == 10**digits:  # rounded up to the next power of ten
+                    n, e10 = 10 ** (digits - 1), e10 + 1
+                text = str(n)
+                body = text[0] + ("." + text[1:] if digits > 1 else "")
+                return f"{'-' if sign else ''}{body}e{'+' if e10 >= 0 else ''}{e10}"
+        prec *= 2
+    raise ValueError(f"no {digits}-digit rounding of a number with exponent {exp} found")
+
+
+def _round(v: Any, away: bool | None) -> int:
+    """``v`` (an mpf, positive) to an integer: up if ``away``, down if not, to nearest if None."""
+    if away is None:
+        return int(mpmath.floor(mpmath.fadd(v, 0.5, exact=True)))
+    return int(mpmath.ceil(v) if away else mpmath.floor(v))
 
 
 def lower_str(x: Any, digits: int) -> str:
