@@ -4,7 +4,8 @@
   between the exact value of a result and a claimed number true?  The claim is converted
   exactly; the result is enclosed in interval arithmetic; the answer is a :class:`Verdict`
   (``holds`` when the whole enclosure satisfies the relation, ``violated`` when none of
-  it does), with the exact margin.  While the enclosure straddles the claim the
+  it does), with the exact margin (rounded down where an end of the enclosure is too far
+  from 1 for a Fraction: :class:`FarEnd`).  While the enclosure straddles the claim the
   precision is raised along a ladder (the working precision, then 100, 200, 400 digits)
   before the answer is ``undecided``.  The oracle's assertions
   (:mod:`reference.oracle.testing`), the claims audit and the conformance harness all
@@ -107,17 +108,98 @@ class Verdict(enum.StrEnum):
 @dataclass(frozen=True)
 class Judgement:
     """A verdict, the enclosure ``[lo, hi]`` of the exact value it rests on, the precision
-    reached and the exact margin (>= 0: how far the decided side is from the claim)."""
+    reached and the margin (>= 0: how far the decided side is from the claim): exact, or,
+    where an end of the enclosure is a :class:`FarEnd`, rounded down to an ``mp`` number."""
 
     verdict: Verdict
     enclosure: Interval
-    margin: Fraction | None
+    margin: Fraction | MPF | None
     dps: int
 
 
-def judge(relation: str, lo: Fraction, hi: Fraction, v: Fraction,
-          tol: Fraction = Fraction(0)) -> tuple[Verdict, Fraction | None]:
-    """Verdict and margin of ``X relation v`` for every ``X`` in ``[lo, hi]`` (exact).
+#: An end whose binary exponent has more than ``FAR_BITS`` bits (``|x| > 2^65536`` or
+#: ``< 2^-65536``) is not converted to a Fraction (``e^(-5e1232)`` would need ``10^1232`` bits).
+FAR_BITS = 16
+
+
+def is_far(x: MPF) -> bool:
+    """Whether the finite nonzero ``mp`` number ``x`` has an exponent beyond ``2^FAR_BITS``."""
+    return bool(x) and bool(mpmath.isfinite(x)) and abs(int(x._mpf_[2])).bit_length() > FAR_BITS
+
+
+@dataclass(frozen=True)
+class FarEnd:
+    """An enclosure end too far from 1 for a Fraction: ordered against rationals exactly
+    (:func:`reference.core.numeric.compare` reads the exponents), and subtracted from or by
+    one rounded down (a margin that is a lower bound). Nothing else is defined on it.
+
+    >>> tiny = FarEnd(mpmath.exp(-mpmath.mpf(10) ** 30))
+    >>> tiny > 0, tiny < Fraction(1, 10**1000), Fraction(1, 2) - tiny < 0.5
+    (True, True, True)
+    """
+
+    x: MPF
+
+    def _cmp(self, q: Fraction) -> int:
+        return compare(self.x, q)
+
+    def __lt__(self, q: Fraction) -> bool:
+        return self._cmp(Fraction(q)) < 0
+
+    def __le__(self, q: Fraction) -> bool:
+        return self._cmp(Fraction(q)) <= 0
+
+    def __gt__(self, q: Fraction) -> bool:
+        return self._cmp(Fraction(q)) > 0
+
+    def __ge__(self, q: Fraction) -> bool:
+        return self._cmp(Fraction(q)) >= 0
+
+    def __sub__(self, q: Fraction) -> MPF:  # x - q, rounded down
+        return _down(self.x._mpf_, _rational(Fraction(q), "c"))
+
+    def __rsub__(self, q: Fraction) -> MPF:  # q - x, rounded down
+        return _down(_rational(Fraction(q), "f"), self.x._mpf_)
+
+
+def _rational(q: Fraction, rnd: str) -> tuple[int, int, int, int]:
+    raw: tuple[int, int, int, int] = mpmath.libmp.from_rational(
+        q.numerator, q.denominator, mpmath.mp.prec + 16, rnd)
+    return raw
+
+
+def _down(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> MPF:
+    return mpmath.mp.make_mpf(mpmath.libmp.mpf_sub(a, b, mpmath.mp.prec + 16, "f"))
+
+
+def exact_end(x: MPF, where: str) -> Fraction | FarEnd:
+    """An enclosure end exactly as a Fraction, or as a :class:`FarEnd` where it is far."""
+    return FarEnd(x) if is_far(x) else exact(x, "enclosure", where)
+
+
+def _low(m: Fraction | MPF) -> MPF:
+    """A margin as an ``mp`` number rounded down (for the minimum or maximum of two)."""
+    if isinstance(m, Fraction):
+        return mpmath.mp.make_mpf(_rational(m, "f"))
+    return m
+
+
+def _least(a: Fraction | MPF, b: Fraction | MPF) -> Fraction | MPF:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return min(a, b)
+    return min(_low(a), _low(b))
+
+
+def _most(a: Fraction | MPF, b: Fraction | MPF) -> Fraction | MPF:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return max(a, b)
+    return max(_low(a), _low(b))
+
+
+def judge(relation: str, lo: Fraction | FarEnd, hi: Fraction | FarEnd, v: Fraction,
+          tol: Fraction = Fraction(0)) -> tuple[Verdict, Fraction | MPF | None]:
+    """Verdict and margin of ``X relation v`` for every ``X`` in ``[lo, hi]`` (exact; each
+    margin is one subtraction ``end - c`` or ``c - end``, rounded down for a :class:`FarEnd`).
 
     >>> judge("<=", Fraction(1), Fraction(2), Fraction(2))
     (<Verdict.HOLDS: 'holds'>, Fraction(0, 1))
@@ -139,10 +221,10 @@ def judge(relation: str, lo: Fraction, hi: Fraction, v: Fraction,
         return (H, lo - v) if lo > v else (V, v - hi) if hi <= v else (U, None)
     if relation != "==":
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {relation!r}")
-    if v - tol <= lo and hi <= v + tol:
-        return H, min(lo - (v - tol), v + tol - hi)
+    if lo >= v - tol and hi <= v + tol:
+        return H, _least(lo - (v - tol), (v + tol) - hi)
     if hi < v - tol or lo > v + tol:
-        return V, max(v - tol - hi, lo - v - tol)
+        return V, _most((v - tol) - hi, lo - (v + tol))
     return U, None
 
 
@@ -170,8 +252,8 @@ def decide(enclose: Callable[[], Interval], relation: str, claim: object, *,
     for dps in steps:
         with precision(dps):
             enc = enclose()
-        lo, hi = exact(enc.lo, "enclosure", where), exact(enc.hi, "enclosure", where)
-        verdict, margin = judge(relation, lo, hi, v, t)
+        verdict, margin = judge(relation, exact_end(enc.lo, where), exact_end(enc.hi, where),
+                                v, t)
         if verdict is not Verdict.UNDECIDED:
             return Judgement(verdict, enc, margin, dps)
     return Judgement(Verdict.UNDECIDED, enc, None, steps[-1])

@@ -35,7 +35,7 @@ from typing import Any, Literal
 import mpmath
 
 from reference.core.certificates import Certificate
-from reference.core.decide import Verdict, decide, judge
+from reference.core.decide import FarEnd, Verdict, decide, exact_end, is_far, judge
 from reference.core.errors import DomainError
 from reference.core.numeric import Interval, exact, get_dps
 from reference.results import get
@@ -45,8 +45,9 @@ from reference.results import get
 class Comparison:
     """A library's number against the certified enclosure of a registered result.
 
-    ``excess`` is ``value - hi`` (>= 0 for a sound upper bound); ``relative_excess``
-    divides it by ``|hi|`` (``None`` when ``hi`` is 0).
+    ``excess`` is ``value - hi`` (>= 0 for a sound upper bound; exact, or rounded down
+    where ``hi`` is too far from 1 for a Fraction, beyond ``2^(+-65536)``);
+    ``relative_excess`` divides it by ``|hi|`` (``None`` when ``hi`` is 0).
     """
 
     result_id: str
@@ -55,17 +56,16 @@ class Comparison:
     dps: int
 
     @property
-    def excess(self) -> Fraction | float:
+    def excess(self) -> Fraction | float | mpmath.mpf:
         if isinstance(self.value, float):
             return self.value
         return self.value - _q(self.enclosure.hi)
 
     @property
     def relative_excess(self) -> float | None:
-        hi = _q(self.enclosure.hi)
-        if hi == 0 or isinstance(self.value, float):
+        if self.enclosure.hi == 0 or isinstance(self.value, float):
             return None
-        return float((self.value - hi) / abs(hi))
+        return _ratio(self.value - _q(self.enclosure.hi), _q(self.enclosure.hi))
 
     def _verdict(self, relation: str) -> Verdict:
         if isinstance(self.value, float):  # +-inf: decided by its sign
@@ -84,8 +84,15 @@ class Comparison:
         return self._verdict(">=")
 
 
-def _q(x: Any) -> Fraction:
-    return exact(x, "enclosure", "reference.oracle.testing")
+def _q(x: Any) -> Fraction | FarEnd:
+    return exact_end(x, "reference.oracle.testing")
+
+
+def _ratio(gap: Fraction | mpmath.mpf, end: Fraction | FarEnd) -> float:
+    """``gap / |end|`` as a float (in ``mp`` where ``end`` is far from 1)."""
+    if isinstance(end, FarEnd):
+        return float(mpmath.mpf(gap) / abs(end.x))
+    return float(gap / abs(end))
 
 
 def _value(value: object) -> Fraction | float:
@@ -170,7 +177,7 @@ def assert_sound_upper_bound(value: object, result_id: str, /, *, output: str | 
         return
     gap = _q(cmp.enclosure.hi) - cmp.value if not isinstance(cmp.value, float) else None
     rel = "" if gap is None or cmp.enclosure.hi == 0 else \
-        f" (relative {float(gap / abs(_q(cmp.enclosure.hi))):.4g})"
+        f" (relative {_ratio(gap, _q(cmp.enclosure.hi)):.4g})"
     what = "not a sound upper bound" if verdict is Verdict.VIOLATED else \
         f"undecided at {cmp.dps} digits (within the enclosure)"
     short = "" if gap is None else f", short by {float(gap):.8g}"
@@ -198,6 +205,18 @@ def assert_sound_lower_bound(value: object, result_id: str, /, *, output: str | 
                          f"{_describe(cmp)}: {what}{over}")
 
 
+def _exact_ends(enc: Interval, result_id: str) -> tuple[Fraction, Fraction]:
+    """The enclosure's ends as Fractions; a value beyond ``2^(+-65536)`` is refused (its
+    relative tolerance has no exact form: judge such a value as a bound instead)."""
+    if is_far(enc.lo) or is_far(enc.hi):
+        raise DomainError("value", f"{result_id} in [{mpmath.nstr(enc.lo, 5)}, "
+                          f"{mpmath.nstr(enc.hi, 5)}]", "must lie within 2^(+-65536) for a "
+                          "tolerance (use assert_sound_upper_bound or _lower_bound)",
+                          "reference.oracle.testing.assert_close_to")
+    return exact(enc.lo, "enclosure", "assert_close_to"), exact(enc.hi, "enclosure",
+                                                                "assert_close_to")
+
+
 def assert_close_to(value: object, result_id: str, /, *, rel: float = 1e-9, abs: float = 0.0,
                     output: str | None = None, **params: Any) -> None:
     """Pass iff ``|value - exact| <= rel * |exact| + abs`` for every point of the enclosure.
@@ -215,13 +234,13 @@ def assert_close_to(value: object, result_id: str, /, *, rel: float = 1e-9, abs:
     if isinstance(number, float):
         raise AssertionError(f"{number} is not close to {_call(result_id, params)} = "
                              f"{mpmath.nstr(enc.mid, 12)}")
-    lo, hi = _q(enc.lo), _q(enc.hi)
+    lo, hi = _exact_ends(enc, result_id)
     size = max(lo if lo > 0 else -lo, hi if hi > 0 else -hi)
     tol = Fraction(rel) * size + Fraction(abs)
     j = decide(enclose, "==", number, tol=tol, where="reference.oracle.testing")
     if j.verdict is Verdict.HOLDS:
         return
-    lo, hi = _q(j.enclosure.lo), _q(j.enclosure.hi)
+    lo, hi = _exact_ends(j.enclosure, result_id)
     worst = max(number - lo, hi - number, lo - number, number - hi)
     raise AssertionError(f"{_shown(value)} is not within rel={rel:g}, abs={abs:g} of "
                          f"{_call(result_id, params)} = {mpmath.nstr(enc.mid, 17)}: distance "

@@ -3,8 +3,9 @@
 An enclosure printed in decimal must still enclose: its lower end is rounded down
 and its upper end up (exact conversion through :class:`fractions.Fraction` and
 :mod:`decimal` with ``ROUND_FLOOR`` / ``ROUND_CEILING``). A binary number whose exponent
-is beyond ``2^FAR_BITS`` in size (``e^(-5e1232)``, say: no Fraction or Decimal can hold it)
-is rounded the same way by interval arithmetic instead (:func:`_far_str`).
+is beyond ``2^16`` in size (:func:`reference.core.decide.is_far`: ``e^(-5e1232)``, say; no
+Fraction or Decimal can hold it) is rounded the same way by interval arithmetic instead
+(:func:`_far_str`).
 """
 
 from __future__ import annotations
@@ -16,16 +17,15 @@ from typing import Any
 import mpmath
 
 from reference.core.certificates import Certificate
+from reference.core.decide import is_far
 from reference.core.numeric import Interval, endpoints, exact, extra_bits
-
-FAR_BITS = 16  # binary exponents of at most 2^16 in size go the exact way
 
 
 def decimal_str(x: Any, digits: int, rounding: str = decimal.ROUND_HALF_EVEN) -> str:
     """``x`` (mpf, Fraction or int) as a decimal string of ``digits`` significant digits."""
     if isinstance(x, mpmath.mpf) and mpmath.isinf(x):
         return "inf" if x > 0 else "-inf"
-    if isinstance(x, mpmath.mpf) and x and abs(int(x._mpf_[2])).bit_length() > FAR_BITS:
+    if isinstance(x, mpmath.mpf) and is_far(x):
         return _far_str(x._mpf_, digits, rounding)
     q = x if isinstance(x, Fraction) else exact(x, "value", "rendering")
     with decimal.localcontext() as dctx:
