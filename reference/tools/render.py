@@ -18,7 +18,8 @@ import mpmath
 
 from reference.core.certificates import Certificate
 from reference.core.decide import is_far
-from reference.core.numeric import Interval, endpoints, exact, extra_bits
+from reference.core.numeric import Interval, endpoints, exact, extra_bits, log
+from reference.core.numeric import exp as num_exp
 
 
 def decimal_str(x: Any, digits: int, rounding: str = decimal.ROUND_HALF_EVEN) -> str:
@@ -41,8 +42,9 @@ def _far_str(raw: tuple[int, int, int, int], digits: int, rounding: str) -> str:
     """``(-1)^sign man 2^exp`` rounded to ``digits`` significant decimal digits, for any exponent.
 
     ``log10 |x| = (ln man + exp ln 2) / ln 10`` and the scaled mantissa
-    ``10^(digits - 1 + log10 |x| - e10)`` are enclosed in ``mpmath.iv`` at a precision above
-    the exponent's own bits; the digits are taken once both ends of the enclosure round to the
+    ``10^(digits - 1 + log10 |x| - e10)`` are enclosed in ``iv`` (the rigorous ``exp`` and
+    ``log`` of :mod:`reference.core.numeric`) at a precision above the exponent's own bits;
+    the digits are taken once both ends of the enclosure round to the
     same integer (the precision doubles until they do). That ends unless ``x`` is a decimal tie
     or has at most ``digits`` significant digits, which with ``|exp| > 2^16`` needs over 40000
     digits or mantissa bits: after six doublings this gives up with a ValueError.
@@ -53,10 +55,10 @@ def _far_str(raw: tuple[int, int, int, int], digits: int, rounding: str) -> str:
     prec = start = abs(exp).bit_length() + 4 * digits + 64
     while prec <= 64 * start:
         with extra_bits(iv, prec - iv.prec):
-            lg = (iv.log(int(man)) + exp * iv.log(2)) / iv.log(10)
+            lg = (log(iv, iv.mpf(int(man))) + exp * log(iv, iv.mpf(2))) / log(iv, iv.mpf(10))
             lg_ends = endpoints(lg)
             e10 = int(mpmath.floor(lg_ends.lo))
-            scaled = endpoints(iv.exp((lg - e10 + digits - 1) * iv.log(10)))
+            scaled = endpoints(num_exp(iv, (lg - e10 + digits - 1) * log(iv, iv.mpf(10))))
             n = _round(scaled.lo, away)
             if int(mpmath.floor(lg_ends.hi)) == e10 and _round(scaled.hi, away) == n:
                 if n == 10**digits:  # rounded up to the next power of ten
