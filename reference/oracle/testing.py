@@ -95,6 +95,16 @@ def _ratio(gap: Fraction | mpmath.mpf, end: Fraction | FarEnd) -> float:
     return float(gap / abs(end))
 
 
+def _number(x: Fraction | mpmath.mpf, digits: int) -> str:
+    """``x`` to ``digits`` digits, as a float where one holds it (else ``mpmath.nstr``:
+    a shortfall of ``e^(-5e1232)`` is not 0)."""
+    f = float(x)
+    if (f == 0 and x != 0) or math.isinf(f):
+        return str(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator if isinstance(
+            x, Fraction) else x, digits))
+    return f"{f:.{digits}g}"
+
+
 def _value(value: object) -> Fraction | float:
     """The library's number exactly; ``+-inf`` kept as a float, NaN rejected."""
     try:
@@ -180,7 +190,7 @@ def assert_sound_upper_bound(value: object, result_id: str, /, *, output: str | 
         f" (relative {_ratio(gap, _q(cmp.enclosure.hi)):.4g})"
     what = "not a sound upper bound" if verdict is Verdict.VIOLATED else \
         f"undecided at {cmp.dps} digits (within the enclosure)"
-    short = "" if gap is None else f", short by {float(gap):.8g}"
+    short = "" if gap is None else f", short by {_number(gap, 8)}"
     raise AssertionError(f"{_shown(value)} is below {_call(result_id, params)} = "
                          f"{_describe(cmp)}: {what}{short}{rel}")
 
@@ -200,7 +210,7 @@ def assert_sound_lower_bound(value: object, result_id: str, /, *, output: str | 
     what = "not a sound lower bound" if verdict is Verdict.VIOLATED else \
         f"undecided at {cmp.dps} digits (within the enclosure)"
     over = "" if isinstance(cmp.value, float) else \
-        f", over by {float(cmp.value - _q(cmp.enclosure.lo)):.6g}"
+        f", over by {_number(cmp.value - _q(cmp.enclosure.lo), 6)}"
     raise AssertionError(f"{_shown(value)} is above {_call(result_id, params)} = "
                          f"{_describe(cmp)}: {what}{over}")
 
