@@ -8,7 +8,9 @@ domain boundary, huge magnitudes, exact decimals and binary floats):
   (that value is itself within one unit in its last place of the exact value, so a miss of
   more than ``2**-(4p)`` relative is caught);
 * the plain value lies inside the certified enclosure rounded outward to the plain value's
-  own precision: no tolerance beyond the one rounding a plain number must make;
+  own precision: no tolerance beyond the one rounding a plain number must make; printed at
+  30 digits (``reference.tools.render``: the lower end down, the value to nearest, the upper
+  end up) the three stay in order, at any exponent (``e^(-5e1232)`` once took 21 GB to print);
 * an inverse's certificate holds, its bracket contains its point, the forward result is
   proved on the far side of the bracket, the bracket at four times the precision meets it,
   and the forward result moves the declared way on enclosures;
@@ -32,6 +34,7 @@ from reference.core.certificates import Certificate
 from reference.core.model import Result
 from reference.core.numeric import Interval, exact, get_dps, working
 from reference.oracle.strategies import extreme_params
+from reference.tools.render import decimal_str, lower_str, upper_str
 
 RESULTS = catalogue()
 IDS = [r.id for r in RESULTS]
@@ -81,8 +84,26 @@ def check_value(res: Result[Any], params: dict[str, Any]) -> None:
                 continue
             lo, hi = _outward(e, p_plain)
             assert lo <= x <= hi, f"{res.id} {params}: plain {x} outside {e}"
+            printed = [_order_key(f(v, 30)) for f, v in
+                       ((lower_str, lo), (decimal_str, x), (upper_str, hi))]
+            assert printed[0] <= printed[1] <= printed[2], (res.id, params, printed)
             u = _ulp(h, p_high - 1)
             assert e.lo - u <= h <= e.hi + u, f"{res.id} {params}: 4x value {h} outside {e}"
+
+
+def _order_key(text: str) -> tuple[int, int, Fraction]:
+    """A printed number (``render``: fixed-point or ``d.ddd e E``, any exponent) as a key that
+    orders as the numbers do (``decimal.Decimal`` cannot compare exponents past 10^18)."""
+    body, _, power = text.partition("e")
+    m, e10 = Fraction(body), int(power or 0)
+    if m == 0:
+        return 0, 0, Fraction(0)
+    sign, m = (1 if m > 0 else -1), abs(m)
+    while m >= 10:
+        m, e10 = m / 10, e10 + 1
+    while m < 1:
+        m, e10 = m * 10, e10 - 1
+    return sign, sign * e10, sign * m
 
 
 def _forward(res: Result[Any], values: dict[str, Any], u: Any) -> Interval:
