@@ -3,9 +3,9 @@
 * at binary exponents from ``2^16`` to ``2^18`` in size (far, yet small enough for an exact
   Fraction) ``judge`` on far ends gives the verdict of ``judge`` on the exact ends, and a
   margin at most the exact one and within ``2^-(prec + 12)`` (relative) of it;
-* at binary exponents up to ``2^4000`` in size (no Fraction possible) the verdict is the one of a proxy:
-  every nonzero claim here is at least 1/4 in size, so a far tiny end orders against all of
-  them as ``+-2^-100`` does and a far huge end as ``+-2^100``;
+* at binary exponents up to ``2^4000`` in size (no Fraction possible) the verdict is the
+  one of a proxy: every nonzero claim here is at least 1/4 in size, so a far tiny end
+  orders against all of them as ``+-2^-100`` does and a far huge end as ``+-2^100``;
 * the oracle's assertions on ``LEC11:GaussTail`` at ``sigma = eps = 1e308`` (``e^(-5e1232)``)
   decide in a subprocess limited to 2 GB of address space (they died of MemoryError).
 """
