@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mpmath import libmp, mp
 
+from proofs_tests.far_support import order_key
 from proofs_tests.profiles import share
 from reference import DomainError, catalogue, precision
 from reference.core.certificates import Certificate
@@ -84,26 +85,11 @@ def check_value(res: Result[Any], params: dict[str, Any]) -> None:
                 continue
             lo, hi = _outward(e, p_plain)
             assert lo <= x <= hi, f"{res.id} {params}: plain {x} outside {e}"
-            printed = [_order_key(f(v, 30)) for f, v in
+            printed = [order_key(f(v, 30)) for f, v in
                        ((lower_str, lo), (decimal_str, x), (upper_str, hi))]
             assert printed[0] <= printed[1] <= printed[2], (res.id, params, printed)
             u = _ulp(h, p_high - 1)
             assert e.lo - u <= h <= e.hi + u, f"{res.id} {params}: 4x value {h} outside {e}"
-
-
-def _order_key(text: str) -> tuple[int, int, Fraction]:
-    """A printed number (``render``: fixed-point or ``d.ddd e E``, any exponent) as a key that
-    orders as the numbers do (``decimal.Decimal`` cannot compare exponents past 10^18)."""
-    body, _, power = text.partition("e")
-    m, e10 = Fraction(body), int(power or 0)
-    if m == 0:
-        return 0, 0, Fraction(0)
-    sign, m = (1 if m > 0 else -1), abs(m)
-    while m >= 10:
-        m, e10 = m / 10, e10 + 1
-    while m < 1:
-        m, e10 = m * 10, e10 - 1
-    return sign, sign * e10, sign * m
 
 
 def _forward(res: Result[Any], values: dict[str, Any], u: Any) -> Interval:

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import textwrap
@@ -24,6 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from proofs_tests.far_support import exact_mpf, limit_address_space
 from reference.core.decide import RELATIONS, FarEnd, Verdict, exact_end, is_far, judge
 from reference.core.numeric import exact
 
@@ -31,13 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 small = st.fractions(-4, 4, max_denominator=4)
 
 
-def _mpf(negative: bool, man: int, exp: int) -> mpmath.mpf:
-    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(-man if negative else man, exp))
-
-
 def ends(max_bits: int) -> st.SearchStrategy[mpmath.mpf]:
     """An ordinary number (a small fraction) or one with an exponent of 17..max_bits bits."""
-    far = st.builds(lambda neg, man, bits, low, down: _mpf(
+    far = st.builds(lambda neg, man, bits, low, down: exact_mpf(
         neg, man, (-1 if down else 1) * ((1 << (bits - 1)) + low % (1 << (bits - 1)))),
         st.booleans(), st.integers(1, 2**53), st.integers(17, max_bits),
         st.integers(0, 2**64), st.booleans())
@@ -91,8 +87,8 @@ def test_verdicts_beyond_any_fraction(relation: str, a: mpmath.mpf, b: mpmath.mp
 
 
 def test_far_end_orders_and_subtracts() -> None:
-    tiny = FarEnd(_mpf(False, 3, -(2**3000)))
-    huge = FarEnd(_mpf(True, 5, 2**3000))
+    tiny = FarEnd(exact_mpf(False, 3, -(2**3000)))
+    huge = FarEnd(exact_mpf(True, 5, 2**3000))
     assert tiny > 0 and tiny >= 0 and not tiny <= 0 and tiny < Fraction(1, 10**100)
     assert huge < -(10**100) and huge <= 0 and not huge > Fraction(-7, 3)
     third = Fraction(1, 3)
@@ -102,10 +98,6 @@ def test_far_end_orders_and_subtracts() -> None:
     assert tiny - 0 == tiny.x and 0 - tiny == -tiny.x  # exact where the result is the end
     assert is_far(tiny.x) and not is_far(mpmath.mpf(2) ** 65535) and is_far(mpmath.mpf(2) ** 65536)
     assert not is_far(mpmath.mpf(0)) and not is_far(mpmath.mpf("inf"))
-
-
-def _limited() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
 
 SCRIPT = textwrap.dedent("""
@@ -135,7 +127,7 @@ SCRIPT = textwrap.dedent("""
 @pytest.mark.skipif(sys.platform != "linux", reason="address-space limit via setrlimit")
 def test_the_oracle_judges_a_gaussian_tail_beyond_any_fraction() -> None:
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT, preexec_fn=_limited, check=False)
+                          timeout=300, cwd=ROOT, preexec_fn=limit_address_space, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n") == ["upper 0: True True", "excess: True inf",
                                        "close: value True", ""]
@@ -151,11 +143,11 @@ def test_a_far_end_equal_to_the_claim() -> None:
 
 @pytest.mark.parametrize(("lo", "hi", "v", "tol", "verdict", "margin"), [
     # one far end, one ordinary: the two margins of "==" come as an mp number and a Fraction
-    (_mpf(False, 1, -(2**20)), Fraction(1, 4), Fraction(0), Fraction(1, 2), Verdict.HOLDS,
+    (exact_mpf(False, 1, -(2**20)), Fraction(1, 4), Fraction(0), Fraction(1, 2), Verdict.HOLDS,
      Fraction(1, 4)),    # min(tiny + 1/2, 1/2 - 1/4)
-    (_mpf(False, 1, -(2**20)), Fraction(1, 8), Fraction(1, 4), Fraction(1, 4), Verdict.HOLDS,
+    (exact_mpf(False, 1, -(2**20)), Fraction(1, 8), Fraction(1, 4), Fraction(1, 4), Verdict.HOLDS,
      None),              # min(tiny, 3/8): the far one, 2^-(2^20)
-    (_mpf(True, 1, 2**20), Fraction(-3), Fraction(0), Fraction(1), Verdict.VIOLATED,
+    (exact_mpf(True, 1, 2**20), Fraction(-3), Fraction(0), Fraction(1), Verdict.VIOLATED,
      Fraction(2)),       # max(-1 - (-3), -(2^(2^20)) - 1 < 0)
 ])
 def test_mixed_margins_of_equality(lo: mpmath.mpf, hi: Fraction, v: Fraction, tol: Fraction,

@@ -51,7 +51,6 @@ def checkout_env() -> dict[str, str]:
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
 
 
-
 def fenced_blocks(text: str) -> list[tuple[int, str, str]]:
     """``(line number, language, content)`` of every fenced block of a Markdown text.
 

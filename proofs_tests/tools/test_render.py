@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import decimal
 import json
-import resource
 import subprocess
 import sys
 from fractions import Fraction
@@ -28,17 +27,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from proofs_tests.far_support import exact_mpf, limit_address_space, order_key
 from reference.tools import render
 
 ROUNDINGS = (decimal.ROUND_FLOOR, decimal.ROUND_CEILING, decimal.ROUND_HALF_EVEN)
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _mpf(sign: bool, man: int, exp: int) -> mpmath.mpf:
-    """``(-1)^sign man 2^exp`` exactly (the raw triple, normalised by mpmath)."""
-    lib = mpmath.libmp
-    raw = lib.from_man_exp(-man if sign else man, exp)
-    return mpmath.mp.make_mpf(raw)
 
 
 def _parse(text: str, digits: int) -> tuple[bool, int, int]:
@@ -58,7 +51,7 @@ def test_the_interval_route_agrees_with_the_exact_one(sign: bool, man: int, exp:
     """Odd mantissas below ``2^200``, ``2^10 <= |exp| <= 2^16``: no such number is a decimal
     tie or has 61 or fewer significant digits (that would need ``5^248`` to divide the
     mantissa, or ``|exp|`` digits), the premise of the interval route."""
-    x = _mpf(sign, 2 * man + 1, -exp if negative_exp else exp)
+    x = exact_mpf(sign, 2 * man + 1, -exp if negative_exp else exp)
     exact = render.decimal_str(x, digits, rounding)
     far = render._far_str(x._mpf_, digits, rounding)
     _parse(far, digits)
@@ -74,7 +67,7 @@ def test_far_strings_round_the_right_way(sign: bool, man: int, bits: int, low: i
                                          negative_exp: bool, digits: int, rounding: str) -> None:
     exp = (1 << (bits - 1)) + low % (1 << (bits - 1))  # |exp| has exactly ``bits`` bits
     exp = -exp if negative_exp else exp
-    x = _mpf(sign, man, exp)
+    x = exact_mpf(sign, man, exp)
     text = render.decimal_str(x, digits, rounding)
     negative, n, power = _parse(text, digits)
     assert negative == sign
@@ -109,30 +102,20 @@ def test_plain_and_directed_strings_at_two_to_the_minus_seventy_thousand() -> No
     assert render.lower_str(-x, 3) == "-7.95e-21073" and render.upper_str(-x, 3) == "-7.94e-21073"
     # just below 10^30000 (a 200-bit mantissa times 2^99458): rounded up, the carry moves the
     # exponent
-    below = _mpf(False, 10**30000 >> 99458, 99458)
+    below = exact_mpf(False, 10**30000 >> 99458, 99458)
     assert 0 < 10**30000 - int(below) < 2**99458
     assert render.upper_str(below, 5) == "1.0000e+30000"
     assert render.lower_str(below, 5) == "9.9999e+29999"
     assert render.decimal_str(below, 5) == "1.0000e+30000"
 
 
-def _limited() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
-
-
 def _cli(*args: str) -> str:
     done = subprocess.run([sys.executable, "-m", "reference", "value", "LEC11:GaussTail",
                            "sigma=1.7976931348623157e308", "eps=1.7976931348623157e308", *args],
                           capture_output=True, text=True, timeout=300, cwd=ROOT,
-                          preexec_fn=_limited, check=False)
+                          preexec_fn=limit_address_space, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
-
-
-def _key(text: str) -> tuple[int, Fraction]:
-    """A positive decimal string ``d.ddd e E`` as (E, d.ddd): ordered as the numbers are."""
-    body, _, power = text.partition("e")
-    return int(power), Fraction(body)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="address-space limit via setrlimit")
@@ -140,7 +123,7 @@ def test_the_gaussian_tail_at_the_largest_double_prints_in_bounded_memory() -> N
     out = json.loads(_cli("--certified", "--json"))
     value, lo, hi = (out[k] for k in ("value", "lo", "hi"))
     assert all(len(s.partition("e")[2]) > 1200 for s in (value, lo, hi))
-    assert _key(lo) <= _key(value) <= _key(hi)
+    assert order_key(lo) <= order_key(value) <= order_key(hi)
     # the exact value Q(t), t = (eps - 1/(2 sigma^2)) sigma, lies in [phi(t)/t (1 - 1/t^2),
     # phi(t)/t] (Mills' ratio bounds): lo must be below the lower, hi above the upper one
     flint.ctx.prec, old = 4400, flint.ctx.prec
@@ -151,7 +134,7 @@ def test_the_gaussian_tail_at_the_largest_double_prints_in_bounded_memory() -> N
         log10_upper = -(t * t) / (2 * ln10) - (t * (2 * flint.arb.pi()).sqrt()).log() / ln10
         log10_lower = log10_upper + (1 - 1 / (t * t)).log() / ln10
         for text, below in ((lo, True), (hi, False)):
-            power, body = _key(text)
+            _, power, body = order_key(text)
             mantissa = flint.arb(flint.fmpq(body.numerator, body.denominator))
             log10_end = flint.arb(power) + mantissa.log() / ln10
             assert (log10_end < log10_lower) if below else (log10_end > log10_upper)
@@ -168,7 +151,7 @@ def test_numbers_next_to_a_boundary_need_more_precision(offset: int) -> None:
     5 digits) cannot tell, the digits come after the precision has doubled."""
     exp = 99658 - 260  # 260-bit mantissas
     for target, tie in ((12345 * 10**29995, False), (123455 * 10**29994, True)):
-        x = _mpf(False, (target >> exp) + offset, exp)
+        x = exact_mpf(False, (target >> exp) + offset, exp)
         below = int(x) < target
         assert abs(int(x) - target) < target >> 250
         low, high = (12345, 12346) if tie or not below else (12344, 12345)

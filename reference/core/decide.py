@@ -177,23 +177,14 @@ def exact_end(x: MPF, where: str) -> Fraction | FarEnd:
     return FarEnd(x) if is_far(x) else exact(x, "enclosure", where)
 
 
-def _low(m: Fraction | MPF) -> MPF:
-    """A margin as an ``mp`` number rounded down (for the minimum or maximum of two)."""
-    if isinstance(m, Fraction):
-        return mpmath.mp.make_mpf(_rational(m, "f"))
-    return m
-
-
-def _least(a: Fraction | MPF, b: Fraction | MPF) -> Fraction | MPF:
+def _alike(a: Fraction | MPF, b: Fraction | MPF) -> tuple[Fraction | MPF, Fraction | MPF]:
+    """Two margins of one type, for their minimum or maximum: as they are if both are
+    Fractions, else both as ``mp`` numbers rounded down (mpmath cannot compare a Fraction)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
-        return min(a, b)
-    return min(_low(a), _low(b))
-
-
-def _most(a: Fraction | MPF, b: Fraction | MPF) -> Fraction | MPF:
-    if isinstance(a, Fraction) and isinstance(b, Fraction):
-        return max(a, b)
-    return max(_low(a), _low(b))
+        return a, b
+    low = [mpmath.mp.make_mpf(_rational(m, "f")) if isinstance(m, Fraction) else m
+           for m in (a, b)]
+    return low[0], low[1]
 
 
 def judge(relation: str, lo: Fraction | FarEnd, hi: Fraction | FarEnd, v: Fraction,
@@ -222,9 +213,9 @@ def judge(relation: str, lo: Fraction | FarEnd, hi: Fraction | FarEnd, v: Fracti
     if relation != "==":
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {relation!r}")
     if lo >= v - tol and hi <= v + tol:
-        return H, _least(lo - (v - tol), (v + tol) - hi)
+        return H, min(*_alike(lo - (v - tol), (v + tol) - hi))
     if hi < v - tol or lo > v + tol:
-        return V, _most((v - tol) - hi, lo - (v + tol))
+        return V, max(*_alike((v - tol) - hi, lo - (v + tol)))
     return U, None
 
 
