@@ -134,3 +134,80 @@ def bracket(ctx: Ctx, h: Callable[[Ctx, MPF], MPF], lo: MPF, hi: MPF) -> MPF:
     if is_interval(ctx):
         return iv.mpf((a, b))
     return ctx.mpf((a + b) / 2)
+
+
+#: Most steps of :func:`newton` (it only makes a starting point: giving up costs speed).
+_NEWTON_STEPS = 64
+
+
+def newton(ctx: Ctx, h: Callable[[Ctx, MPF], MPF], slope: Callable[[Ctx, MPF], MPF], lo: MPF,
+           hi: MPF, start: MPF, absolute: bool = False, spread: int = 0) -> MPF | None:
+    """A point near the root of increasing ``h`` in ``(lo, hi)``: safeguarded Newton steps in
+    ``ctx`` (``mp``, or ``fp`` for a cheap first approximation) from ``start`` (``slope``
+    approximates ``h'``; a step that leaves the bracket of the signs seen so far bisects
+    it, geometrically across orders of magnitude), stopped once a step moves less than
+    ``2^(4 + spread - prec)`` relatively (``absolute``: less than that number, for a root
+    in a logarithmic variable; ``spread``: the bits ``h`` cancels near the root, whose
+    rounding noise moves the steps by that much more); None after ``_NEWTON_STEPS``.
+
+    Nothing relies on its accuracy: :func:`bracket_near` decides the signs around it.
+
+    >>> with mp.workdps(30):
+    ...     x = newton(mp, lambda c, x: x * x - 2, lambda c, x: 2 * x, 1, 2, 1)
+    ...     print(mp.nstr(x, 25))
+    1.414213562373095048801689
+    """
+    a, b, x = ctx.mpf(lo), ctx.mpf(hi), ctx.mpf(start)
+    tol = ctx.ldexp(ctx.mpf(1), 4 + spread - ctx.prec)
+    for _ in range(_NEWTON_STEPS):
+        if not a < x < b:
+            x = ctx.sqrt(a * b) if a > 0 and b > 4 * a else (a + b) / 2
+        fx = h(ctx, x)
+        if fx == 0:
+            return x
+        if fx < 0:
+            a = x
+        else:
+            b = x
+        d = slope(ctx, x)
+        if d > 0 and not ctx.isinf(d):  # (NaN > 0 is false)
+            y = x - fx / d
+            if abs(y - x) <= tol * (1 if absolute else abs(x)):
+                return y
+        else:
+            y = b + 1
+        if not a < y < b:
+            y = ctx.sqrt(a * b) if a > 0 and b > 4 * a else (a + b) / 2
+        x = y
+    return None
+
+
+def bracket_near(ctx: Ctx, h: Callable[[Ctx, MPF], MPF], lo: MPF, hi: MPF,
+                 guess: MPF | None, spread: int = 0) -> MPF:
+    """:func:`bracket` of the root of increasing ``h`` in ``[lo, hi]``, first tried as the
+    interval ``guess (1 +- 2^(7 + spread - prec))``: where ``h`` is decided negative at its
+    left end and positive at its right end (two evaluations, ``iv``: certified), that
+    interval (or, in ``mp``, the guess) is the answer, as tight as :func:`bracket`'s
+    (``2^(8 - prec)``) for ``spread = 0``; a caller whose ``h`` cancels ``spread`` bits
+    near the root (and carries that many guard bits) widens it by ``2^spread``.
+    Otherwise :func:`bracket` runs on the whole ``[lo, hi]``.  The guess is untrusted (a
+    solver's point, :func:`newton`): only decided signs are used, so the answer holds the
+    root whatever the guess.
+
+    >>> from reference.core.numeric import working
+    >>> with working(iv, 30):
+    ...     enc = endpoints(bracket_near(iv, lambda c, x: x * x - 2, iv.mpf(1), iv.mpf(2),
+    ...                                  mp.sqrt(2)))
+    >>> with mp.workdps(80):
+    ...     print(enc.lo < mp.sqrt(2) < enc.hi, enc.hi - enc.lo < mp.mpf("1e-35"))
+    True True
+    """
+    a, b = mp.mpf(endpoints(lo).lo), mp.mpf(endpoints(hi).hi)
+    if guess is None or not a < guess < b:
+        return bracket(ctx, h, lo, hi)
+    x = mp.mpf(guess)
+    w = mp.ldexp(abs(x), 7 + spread - mp.prec)
+    left, right = x - w, x + w
+    if a < left and right < b and _eval(ctx, h, left)[0] < 0 < _eval(ctx, h, right)[0]:
+        return iv.mpf((left, right)) if is_interval(ctx) else ctx.mpf(x)
+    return bracket(ctx, h, lo, hi)

@@ -29,12 +29,14 @@ Both are written in ``t = a - 1 > 0`` so orders close to 1 keep full relative pr
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import mpmath
-from mpmath import iv, mp
+from mpmath import fp, iv, mp
 
 from reference.core.model import result
 from reference.core.numeric import (
@@ -51,7 +53,7 @@ from reference.core.numeric import (
     to_ctx,
 )
 from reference.core.params import nonneg, positive, unit_open
-from reference.core.roots import bracket
+from reference.core.roots import bracket_near, newton
 
 _STATEMENT = (r"\rho\text{-zCDP}\Rightarrow(\varepsilon,\delta)\text{-DP},\ \varepsilon="
               r"\inf_{a>1}\Big[a\rho+\ln(1-\tfrac1a)-\tfrac{\ln\delta+\ln a}{a-1}\Big]_+")
@@ -84,6 +86,32 @@ def _log_inv(ctx: Ctx, delta: Fraction) -> MPF:
     return -log1p(ctx, -to_ctx(ctx, 1 - delta))
 
 
+def _guess(gap: Callable[[Ctx, MPF, MPF, MPF], MPF], slope: Callable[[MPF, MPF, MPF], MPF],
+           p: MPF, q: MPF, lo: MPF, hi: MPF, start: MPF, spread: int = 0) -> MPF | None:
+    """The solver's point for the order gap ``gap(ctx, t, p, q)`` (untrusted:
+    :func:`bracket_near` decides the signs around it): Newton in ``y = ln t`` from ``ln t =
+    start`` (the root spans orders of magnitude: ``e^(eps - rho)``, ``sqrt(L / rho)``), in
+    floats where the numbers are floats, then in ``t`` itself in ``mp``, since ``|y|`` ulps
+    of ``y`` are as many relative ulps of ``t`` (``2^10`` at ``t = e^-900``); ``spread``
+    as in :func:`newton`."""
+    def in_y(c: Ctx, pc: MPF, qc: MPF) -> tuple[Any, Any]:
+        return (lambda _, v: gap(c, exp(c, v), pc, qc),
+                lambda _, v: exp(c, v) * slope(exp(c, v), pc, qc))
+
+    y = None
+    with contextlib.suppress(ArithmeticError, ValueError):  # out of float range
+        floats = [float(v) for v in (p, q, lo, hi, start)]
+        if all(math.isfinite(v) for v in floats) and floats[2] > 0:
+            y = newton(fp, *in_y(fp, floats[0], floats[1]), fp.log(floats[2]),
+                       fp.log(floats[3]), floats[4], absolute=True, spread=spread)
+    if y is None:
+        y = newton(mp, *in_y(mp, p, q), mp.log(lo), mp.log(hi), start, absolute=True,
+                   spread=spread)
+    return None if y is None else newton(mp, lambda c, v: gap(c, v, p, q),
+                                         lambda c, v: slope(v, p, q), lo, hi, mp.exp(y),
+                                         spread=spread)
+
+
 def _eps_order_t(ctx: Ctx, rho: MPF, delta: Fraction, log_inv: MPF) -> MPF:
     """``t* = a* - 1`` for the eps form (bracket in ``iv``), ``rho > 0``.
 
@@ -102,8 +130,14 @@ def _eps_order_t(ctx: Ctx, rho: MPF, delta: Fraction, log_inv: MPF) -> MPF:
     hi = min(max(mpmath.mpf(1), ell.hi / r.lo), endpoints(2 / to_ctx(ctx, delta)).hi)
     lo = ell.lo / (1 + mpmath.sqrt(1 + 4 * r.hi * ell.lo))
     s = ctx.mpf(ell.lo)  # an exact point in both contexts
-    u = bracket(ctx, lambda c, v: _eps_order_gap(c, s * v, rho, log_inv), ctx.mpf(lo / ell.lo),
-                ctx.mpf(hi / ell.lo))
+    r_mid, l_mid = mpmath.mpf(r.mid), mpmath.mpf(ell.mid)
+    # the solver's guess, from above: t^2 rho = L and ln(1 + t) = L bound t* above, and the
+    # gap is convex in ln t, so Newton steps from there do not overshoot
+    t = _guess(_eps_order_gap, lambda v, r, _: 2 * v * r + 1 / (1 + v), r_mid, l_mid, lo, hi,
+               min(mpmath.log(l_mid / r_mid) / 2, mpmath.log(mpmath.expm1(l_mid))))
+    u_lo, u_hi = lo / ell.lo, hi / ell.lo
+    u = bracket_near(ctx, lambda c, v: _eps_order_gap(c, s * v, rho, log_inv), ctx.mpf(u_lo),
+                     ctx.mpf(u_hi), None if t is None else t / ell.lo)
     return s * u
 
 
@@ -185,8 +219,23 @@ def _delta_order_t(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     lo = mpmath.exp(u)
     near = e.hi - r.lo + 1
     reach = mpmath.exp(near) if near <= 0 else max(mpmath.mpf(1), (e.hi + 1) / (2 * r.lo))
-    return bracket(ctx, lambda c, s: _delta_order_gap(c, s, rho, eps), ctx.mpf(lo),
-                   ctx.mpf(reach))
+    # the solver's guess from the least of two upper bounds of t*, with d = eps - rho: the
+    # gap is at least (1 + 2t) rho - eps - 1/t, positive above the root t_up of 2 rho t^2 -
+    # d t - 1; and at least rho - eps + ln(t/(1 + t)), positive above 1/(e^-d - 1) when d < 0
+    # (t* ~ e^d for rho >> eps, where t_up ~ 1/(rho - eps) is far above it)
+    r_mid, e_mid = mpmath.mpf(r.mid), mpmath.mpf(e.mid)
+    d = e_mid - r_mid
+    root = mpmath.sqrt(d * d + 8 * r_mid)
+    t_up = 2 / (root - d) if d < 0 else (d + root) / (4 * r_mid)
+    if d < 0:
+        t_up = min(t_up, 1 / mpmath.expm1(-d))
+    # the gap's terms are of size rho + eps + |ln t| ~ 2 (rho + eps) where it cancels to 0:
+    # that many bits of it are noise (cks_delta's guard bits pay for them)
+    spread = max(0, int(mpmath.mag(r.hi + e.hi)) + 1)
+    guess = _guess(_delta_order_gap, lambda v, r, _: 2 * r + 1 / (v * (1 + v)), r_mid, e_mid,
+                   lo, reach, mpmath.log(t_up), spread)
+    return bracket_near(ctx, lambda c, s: _delta_order_gap(c, s, rho, eps), ctx.mpf(lo),
+                        ctx.mpf(reach), guess, spread)
 
 
 @contextlib.contextmanager

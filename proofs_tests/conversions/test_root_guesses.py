@@ -1,0 +1,142 @@
+"""The solver's starting points of the root-solved conversions (CKS20's optimal orders, the
+Gaussian curve's inverse): the answer does not depend on them, and they make it cheap.
+
+* Same answer: with the guess switched off (the full certified bracket from the range's
+  ends, the route before the guesses) the enclosures overlap and the plain values agree
+  to 2^(12 - prec) relatively, at typical inputs and at the extremes of each domain.
+* Cheap: over the whole ranges drawn (rho in [1e-12, 1e12], delta in [1e-300, 0.9]; the
+  delta form with rho in [1e-12, 1e6], eps in [1e-6, 1e4]) the certified bracket of the
+  order never runs its fallback search, and the order gap is evaluated at most 6 times
+  in mp/iv for the eps form (measured: 5 at 200 draws) and 10 for the delta form
+  (measured 4 to 9); the Gaussian inverse's point solver evaluates the curve at most 12
+  times (measured 6 to 11).  Without the guesses these were 15 to 27 evaluations.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mpmath import fp, libmp, mp
+
+from proofs_tests.profiles import share
+from reference.core import roots
+from reference.core.numeric import get_dps
+from reference.results import get
+from reference.results.conversions import bw18, cks20
+
+
+def _log_uniform(lo: int, hi: int) -> st.SearchStrategy[str]:
+    """Decimal strings 10^x, x uniform-ish in [lo, hi], with 6 significant digits."""
+    return st.builds(lambda m, e: f"{m}e{e}", st.integers(100000, 999999),
+                     st.integers(lo - 5, hi - 6))
+
+
+_RHO = _log_uniform(-12, 12)
+_DELTA = st.builds(lambda m, e: f"{m}e{e}", st.integers(100000, 899999), st.integers(-305, -6))
+_RHO_D = _log_uniform(-12, 6)
+_EPS_D = _log_uniform(-6, 4)
+
+_PANEL = [
+    ("CKS20:Cor13", {"rho": "1.3527", "delta": "1e-6"}),
+    ("CKS20:Cor13", {"rho": "1e-300", "delta": "1e-300"}),
+    ("CKS20:Cor13", {"rho": "1e20", "delta": "0.999999"}),
+    ("CKS20:Cor13", {"rho": "1", "delta": "0.9999999999999999999999999999999999999999999"}),
+    ("CKS20:Cor13-order", {"rho": "1", "delta": "1e-6"}),
+    ("CKS20:Cor13-order", {"rho": "5e-324", "delta": "5e-324"}),
+    ("CKS20:Cor13-delta", {"rho": "1", "eps": "7.766"}),
+    ("CKS20:Cor13-delta", {"rho": "1000", "eps": "100"}),
+    ("CKS20:Cor13-delta", {"rho": "1e-10", "eps": "30"}),
+    ("CKS20:Cor13-delta", {"rho": "1e-300", "eps": "1e-300"}),
+    ("BW18:Thm8-rho-eps", {"rho": "1.3527", "delta": "1e-6"}),
+    ("BW18:Thm8-rho-eps", {"rho": "1e-16", "delta": "1e-300"}),
+    ("BW18:Thm8-rho-eps", {"rho": "9e15", "delta": "0.9999"}),
+    ("BW18:Thm8-eps", {"sigma": "1e-4", "delta": "1e-100"}),
+    ("BW18:Thm8-eps", {"sigma": "1e4", "delta": "1e-10"}),
+]
+
+
+def _no_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cks20, "_guess", lambda *a: None)
+    monkeypatch.setattr(bw18, "_newton_guess", lambda *a: None)
+
+
+def _ends(x: Any) -> tuple[Any, Any]:
+    """An enclosure's or an inverse certificate's ends."""
+    return x.lo, x.hi
+
+
+def _point(x: Any) -> Any:
+    return getattr(x, "value", x)
+
+
+@pytest.mark.parametrize(("rid", "params"), _PANEL, ids=[f"{r}-{p}" for r, p in _PANEL])
+def test_the_answer_does_not_depend_on_the_guess(rid: str, params: dict[str, str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    res = get(rid)
+    fast_enc, fast = res.certified(**params), res(**params)
+    with monkeypatch.context() as m:
+        _no_guess(m)
+        slow_enc, slow = res.certified(**params), res(**params)
+    (a, b), (c, d) = _ends(fast_enc), _ends(slow_enc)
+    assert max(a, c) <= min(b, d), (fast_enc, slow_enc)
+    with mp.workdps(get_dps()):
+        bits = mp.prec
+    with mp.workdps(60):
+        x, y = mp.mpf(_point(fast)), mp.mpf(_point(slow))
+        assert abs(x - y) <= abs(y) * mp.ldexp(1, 12 - bits), (x, y)
+        # the plain value inside the enclosure rounded outward to the working precision
+        lo = mp.make_mpf(libmp.mpf_pos(mp.mpf(a)._mpf_, bits, libmp.round_floor))
+        hi = mp.make_mpf(libmp.mpf_pos(mp.mpf(b)._mpf_, bits, libmp.round_ceiling))
+        assert lo <= x <= hi, (lo, x, hi)
+
+
+class _Count:
+    """Calls of ``module.name`` by context (floats apart), and a bracket that must not run."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> None:
+        self.calls = {"fp": 0, "other": 0}
+        inner = getattr(module, name)
+
+        def counted(ctx: Any, *args: Any) -> Any:
+            self.calls["fp" if ctx is fp else "other"] += 1
+            return inner(ctx, *args)
+
+        monkeypatch.setattr(module, name, counted)
+
+        def no_fallback(*args: Any) -> Any:
+            raise AssertionError("the guess missed: the full bracket ran")
+
+        monkeypatch.setattr(roots, "bracket", no_fallback)
+
+
+@settings(max_examples=share(Fraction(1, 4)))
+@given(rho=_RHO, delta=_DELTA)
+def test_the_eps_form_takes_the_fast_path(rho: str, delta: str) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        count = _Count(m, cks20, "_eps_order_gap")
+        get("CKS20:Cor13").certified(rho=rho, delta=delta)
+    assert count.calls["other"] <= 6, count.calls
+
+
+@settings(max_examples=share(Fraction(1, 4)))
+@given(rho=_RHO_D, eps=_EPS_D)
+def test_the_delta_form_takes_the_fast_path(rho: str, eps: str) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        count = _Count(m, cks20, "_delta_order_gap")
+        get("CKS20:Cor13-delta").certified(rho=rho, eps=eps)
+    assert count.calls["other"] <= 10, count.calls
+
+
+@settings(max_examples=share(Fraction(1, 4)))
+@given(rho=_RHO, delta=_DELTA)
+def test_the_gaussian_inverse_solver_takes_the_fast_path(rho: str, delta: str) -> None:
+    r, d = Fraction(rho), Fraction(delta)
+    with pytest.MonkeyPatch.context() as m, mp.workdps(60):
+        count = _Count(m, bw18, "gauss_delta")
+        mu = mp.sqrt(2 * mp.mpf(r.numerator) / r.denominator)
+        bw18._solve_eps(mp, mu, mp.mpf(d.numerator) / d.denominator)
+    assert count.calls["other"] <= 12, count.calls
