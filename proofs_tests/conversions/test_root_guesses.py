@@ -140,3 +140,32 @@ def test_the_gaussian_inverse_solver_takes_the_fast_path(rho: str, delta: str) -
         mu = mp.sqrt(2 * mp.mpf(r.numerator) / r.denominator)
         bw18._solve_eps(mp, mu, mp.mpf(d.numerator) / d.denominator)
     assert count.calls["other"] <= 12, count.calls
+
+
+#: Inputs at the ends of the domains, with the evaluations (mp and iv) measured when the
+#: guesses were written plus one (a float or mpmath version may move a Newton step); the
+#: full search took 15 to 27 at each.  Outside the float range (5e-324, where 2/delta
+#: overflows) the Newton steps run in mp only.
+_EXTREME_COUNTS = [
+    ("CKS20:Cor13", "_eps_order_gap", {"rho": "1e-300", "delta": "1e-300"}, 7),
+    ("CKS20:Cor13", "_eps_order_gap", {"rho": "5e-324", "delta": "5e-324"}, 13),
+    ("CKS20:Cor13", "_eps_order_gap", {"rho": "1e20", "delta": "0.999999"}, 7),
+    ("CKS20:Cor13", "_eps_order_gap",
+     {"rho": "1", "delta": "0.9999999999999999999999999999999999999999999"}, 5),
+    ("CKS20:Cor13", "_eps_order_gap", {"rho": "1e300", "delta": "1e-300"}, 9),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1000", "eps": "100"}, 5),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1000", "eps": "1000"}, 7),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-300", "eps": "1e-300"}, 7),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e6", "eps": "1e-6"}, 5),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-12", "eps": "1e4"}, 6),
+]
+
+
+@pytest.mark.parametrize(("rid", "gap", "params", "most"), _EXTREME_COUNTS,
+                         ids=[f"{r}-{p}" for r, _, p, _ in _EXTREME_COUNTS])
+def test_the_extremes_take_the_fast_path(rid: str, gap: str, params: dict[str, str],
+                                         most: int) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        count = _Count(m, cks20, gap)
+        get(rid).certified(**params)
+    assert count.calls["other"] <= most, count.calls

@@ -176,9 +176,57 @@ def test_newton_bisects_when_the_slope_is_useless() -> None:
 
     with mp.workdps(30):
         for bad in (0, -1, mp.inf, mp.nan):
-            seen.clear()
-            x = newton(mp, h, lambda c, x, b=bad: mp.mpf(b), mp.mpf(0), mp.mpf(1),
-                       mp.mpf("0.9"))
-            assert x is None and len(seen) == roots._NEWTON_STEPS
-            assert all(0 < p < 1 for p in seen)
-            assert abs(seen[-1] - mp.mpf(3) / 7) <= mp.ldexp(1, -62)
+            for top, start in ((1, "0.9"), (100, "0.1"), (100, "0.9")):
+                seen.clear()
+                x = newton(mp, h, lambda c, x, b=bad: mp.mpf(b), mp.mpf(0), mp.mpf(top),
+                           mp.mpf(start))
+                assert x is None and len(seen) == roots._NEWTON_STEPS
+                assert all(0 < p < top for p in seen)
+                assert abs(seen[-1] - mp.mpf(3) / 7) <= top * mp.ldexp(1, -62)
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_an_undecided_end_is_not_taken_for_a_sign(side: int) -> None:
+    """h = x - 1 + [-e, e] with e = 1e-58 (the width of the guess's interval at 50 digits):
+    every point of [1 - e, 1 + e] may be the root.  A guess whose interval has one end
+    decided and the other inside that zone must not be answered with that interval (it
+    would leave out part of the zone): the full bracket runs and holds the whole zone."""
+    noise = mp.mpf(10) ** -58
+
+    def h(c: Any, x: Any) -> Any:
+        return x - 1 + iv.mpf([-noise, noise])
+
+    with working(iv, 50):
+        w = mp.ldexp(1, 7 - mp.prec)
+        assert w < noise     # the zone is wider than the guess's interval
+        # side -1: left end undecided, right end decided positive; side 1: the mirror
+        guess = 1 + noise - w / 2 if side < 0 else 1 - noise + w / 2
+        enc = endpoints(bracket_near(iv, h, iv.mpf(0), iv.mpf(3), guess))
+        assert enc.lo <= 1 - noise and enc.hi >= 1 + noise
+
+
+@pytest.mark.parametrize("start", ["below", "lo", "hi", "above"])
+@pytest.mark.parametrize("name", ["sqrt2", "wide", "log-tiny", "negative"])
+def test_newton_evaluates_only_inside_the_range(name: str, start: str) -> None:
+    """``h`` is only known to be increasing (or even defined) on [lo, hi]: a start outside
+    it, or at an end, is moved inside (the geometric middle across orders of magnitude)
+    before any evaluation, and every later point stays inside too."""
+    h, lo, hi, root = CASES[name]
+    with mp.workdps(50):
+        a, b = mp.mpf(lo), mp.mpf(hi)
+
+        def guarded(c: Any, x: Any) -> Any:
+            assert a <= x <= b, (x, a, b)
+            return h(c, x)
+
+        bits = mp.prec
+
+        def slope(c: Any, x: Any) -> Any:
+            with mp.workprec(3 * bits):
+                step = mp.ldexp(abs(x) + mp.ldexp(1, -bits), -bits)
+                return (h(c, x + step) - h(c, x - step)) / (2 * step)
+
+        x0 = {"below": a - 1 - abs(a), "lo": a, "hi": b, "above": 2 * b + 1}[start]
+        x = newton(mp, guarded, slope, a, b, x0)
+        assert x is not None
+        assert abs(_arb(x) - root) < abs(root) * flint.arb(2) ** (10 - mp.prec)

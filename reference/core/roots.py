@@ -20,6 +20,13 @@ so a root 1e-300 from [0, 1] took 1000 halvings, and a root 1e-5000 ran out of s
 came back as the bracket [0, 2^-4053] with its midpoint as the point value.)
 When the sign at a step cannot be decided (the value's enclosure contains 0), the step is
 within evaluation error of the root and the bracket is closed around it from both sides.
+
+``bracket_near(ctx, h, lo, hi, guess)`` tries the short cut first: two evaluations that
+decide ``h < 0`` and ``h > 0`` at ``guess (1 -+ 2^(7 - prec))``, the width ``bracket``
+stops at, and :func:`bracket` only when they do not.  The guess is untrusted; callers make
+it with :func:`newton` (safeguarded Newton steps, in floats then ``mp``): CKS20's
+certified optimal orders then cost 4 to 9 evaluations in ``mp`` and ``iv`` (and a few in
+floats) instead of regula falsi's 15 to 23.
 """
 
 from __future__ import annotations

@@ -9,9 +9,12 @@ equivalently (solving for eps) ``eps = a rho + ln(1 - 1/a) - (ln delta + ln a)/(
 The same bound is Balle et al. (2020) Thm 21 / Asoodeh et al.; dp-accounting evaluates it
 on a fixed order grid, OpenDP and autodp minimise it numerically.
 
-The optimal orders are roots of increasing functions, so they are bracketed by certified
-safeguarded regula falsi (:mod:`._roots`) and the bound is evaluated on the bracket: the
-enclosure then contains the exact infimum over all orders.
+The optimal orders are roots of increasing functions, so they are bracketed in interval
+arithmetic and the bound is evaluated on the bracket: the enclosure then contains the exact
+infimum over all orders.  The bracket is first tried around a Newton point (in ``ln t``,
+floats then ``mp``, from an upper bound of the root; then in ``t``), by two certified signs
+(:func:`reference.core.roots.bracket_near`); where those are not decided, safeguarded
+regula falsi brackets the root from the range's ends.
 
 * eps form: ``d/da eps_a = rho + ln(delta a)/(a-1)^2`` (derivation in ``docs/conversions.md``),
   so the optimal order is the unique root of ``(a-1)^2 rho + ln a = ln(1/delta)`` — the
