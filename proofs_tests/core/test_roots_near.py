@@ -185,24 +185,29 @@ def test_newton_bisects_when_the_slope_is_useless() -> None:
                 assert abs(seen[-1] - mp.mpf(3) / 7) <= top * mp.ldexp(1, -62)
 
 
-@pytest.mark.parametrize("side", [-1, 1])
+@pytest.mark.parametrize("side", [-1, 0, 1])
 def test_an_undecided_end_is_not_taken_for_a_sign(side: int) -> None:
-    """h = x - 1 + [-e, e] with e = 1e-58 (the width of the guess's interval at 50 digits):
-    every point of [1 - e, 1 + e] may be the root.  A guess whose interval has one end
-    decided and the other inside that zone must not be answered with that interval (it
-    would leave out part of the zone): the full bracket runs and holds the whole zone."""
-    noise = mp.mpf(10) ** -58
-
-    def h(c: Any, x: Any) -> Any:
-        return x - 1 + iv.mpf([-noise, noise])
-
+    """h = x - 1 + [-e, e] with e = 3w/4, w the half-width of the guess's interval: every
+    point of [1 - e, 1 + e] may be the root.  Guess 1 + w/2 (side -1): the interval's
+    left end 1 - w/2 is undecided although its enclosure's midpoint is negative, the right
+    end decided positive; taking either for a sign would answer [1 - w/2, 1 + 3w/2] and
+    leave out [1 - e, 1 - w/2].  The full bracket must run and hold the whole zone.  Side 1
+    is the mirror; side 0 (guess 1) has both ends decided and the interval [1 - w, 1 + w]
+    holds the zone: it is the answer."""
     with working(iv, 50):
         w = mp.ldexp(1, 7 - mp.prec)
-        assert w < noise     # the zone is wider than the guess's interval
-        # side -1: left end undecided, right end decided positive; side 1: the mirror
-        guess = 1 + noise - w / 2 if side < 0 else 1 - noise + w / 2
+        noise = 3 * w / 4
+
+        def h(c: Any, x: Any) -> Any:
+            return x - 1 + iv.mpf([-noise, noise])
+
+        guess = 1 - side * w / 2
         enc = endpoints(bracket_near(iv, h, iv.mpf(0), iv.mpf(3), guess))
         assert enc.lo <= 1 - noise and enc.hi >= 1 + noise
+        if side == 0:
+            assert (enc.lo, enc.hi) == (1 - w, 1 + w)
+        else:
+            assert enc.hi - enc.lo > 2 * w  # not the guess's interval
 
 
 @pytest.mark.parametrize("start", ["below", "lo", "hi", "above"])
