@@ -79,7 +79,8 @@ CATALOGUE_TESTS = ["proofs_tests/test_contract.py", "-k",
 CONTRACTS = ("test_contract.py", "test_contract_strict.py", "test_errata_confirmed.py")
 #: Extra property tests for core modules used mainly by particular results.
 CORE_EXTRA = {"special": ["proofs_tests/privacy_loss/test_lec11.py", "proofs_tests/composition"],
-              "roots": [f"proofs_tests/conversions/test_{p}.py" for p in ("bw18", "cks20")]}
+              "roots": [f"proofs_tests/conversions/test_{p}.py"
+                        for p in ("bw18", "cks20", "root_guesses")]}
 
 
 def _ids(module: str) -> list[str]:
