@@ -176,13 +176,14 @@ def test_newton_bisects_when_the_slope_is_useless() -> None:
 
     with mp.workdps(30):
         for bad in (0, -1, mp.inf, mp.nan):
-            for top, start in ((1, "0.9"), (100, "0.1"), (100, "0.9")):
+            for bottom, top, start in ((0, 1, "0.9"), (0, 100, "0.1"), (0, 100, "0.9"),
+                                       (-100, 100, "0.9")):
                 seen.clear()
-                x = newton(mp, h, lambda c, x, b=bad: mp.mpf(b), mp.mpf(0), mp.mpf(top),
-                           mp.mpf(start))
+                x = newton(mp, h, lambda c, x, b=bad: mp.mpf(b), mp.mpf(bottom),
+                           mp.mpf(top), mp.mpf(start))
                 assert x is None and len(seen) == roots._NEWTON_STEPS
-                assert all(0 < p < top for p in seen)
-                assert abs(seen[-1] - mp.mpf(3) / 7) <= top * mp.ldexp(1, -62)
+                assert all(bottom < p < top for p in seen)
+                assert abs(seen[-1] - mp.mpf(3) / 7) <= (top - bottom) * mp.ldexp(1, -62)
 
 
 @pytest.mark.parametrize("side", [-1, 0, 1])
@@ -210,13 +211,21 @@ def test_an_undecided_end_is_not_taken_for_a_sign(side: int) -> None:
             assert enc.hi - enc.lo > 2 * w  # not the guess's interval
 
 
+#: Two more ranges for the start's clamp: the geometric middle of [2, 1e10] (sqrt(2/1e10)
+#: would be below it) and the middle of the narrow [3/2, 2] ((a + b)/3 would be below it).
+_INSIDE = {**CASES,
+           "wide-above-1": (lambda c, x: c.log(x) - 5, 2, "1e10", flint.arb(5).exp()),
+           "narrow": (lambda c, x: x * x - 3, "1.5", 2, flint.arb(3).sqrt())}
+
+
 @pytest.mark.parametrize("start", ["below", "lo", "hi", "above"])
-@pytest.mark.parametrize("name", ["sqrt2", "wide", "log-tiny", "negative"])
+@pytest.mark.parametrize("name", ["sqrt2", "wide", "log-tiny", "negative", "wide-above-1",
+                                  "narrow"])
 def test_newton_evaluates_only_inside_the_range(name: str, start: str) -> None:
     """``h`` is only known to be increasing (or even defined) on [lo, hi]: a start outside
     it, or at an end, is moved inside (the geometric middle across orders of magnitude)
     before any evaluation, and every later point stays inside too."""
-    h, lo, hi, root = CASES[name]
+    h, lo, hi, root = _INSIDE[name]
     with mp.workdps(50):
         a, b = mp.mpf(lo), mp.mpf(hi)
 
