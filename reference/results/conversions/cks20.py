@@ -104,7 +104,7 @@ def _guess(gap: Callable[[Ctx, MPF, MPF, MPF], MPF], slope: Callable[[MPF, MPF, 
     y = None
     with contextlib.suppress(ArithmeticError, ValueError):  # out of float range
         floats = [float(v) for v in (p, q, lo, hi, start)]
-        if all(math.isfinite(v) for v in floats) and floats[2] > 0:
+        if all(math.isfinite(v) for v in floats):  # (a 0 lower end: ValueError in log)
             y = newton(fp, *in_y(fp, floats[0], floats[1]), fp.log(floats[2]),
                        fp.log(floats[3]), floats[4], absolute=True, spread=spread)
     if y is None:
@@ -222,16 +222,14 @@ def _delta_order_t(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     lo = mpmath.exp(u)
     near = e.hi - r.lo + 1
     reach = mpmath.exp(near) if near <= 0 else max(mpmath.mpf(1), (e.hi + 1) / (2 * r.lo))
-    # the solver's guess from the least of two upper bounds of t*, with d = eps - rho: the
-    # gap is at least (1 + 2t) rho - eps - 1/t, positive above the root t_up of 2 rho t^2 -
-    # d t - 1; and at least rho - eps + ln(t/(1 + t)), positive above 1/(e^-d - 1) when d < 0
-    # (t* ~ e^d for rho >> eps, where t_up ~ 1/(rho - eps) is far above it)
+    # the solver's guess from an upper bound of t*, with d = eps - rho: the gap is at least
+    # (1 + 2t) rho - eps - 1/t, positive above the root t_up of 2 rho t^2 - d t - 1 (both
+    # forms of that root, the one without cancellation).  Where t* ~ e^d is far below it
+    # (rho >> eps), the gap is nearly linear in ln t and Newton gets there in a step or two.
     r_mid, e_mid = mpmath.mpf(r.mid), mpmath.mpf(e.mid)
     d = e_mid - r_mid
     root = mpmath.sqrt(d * d + 8 * r_mid)
     t_up = 2 / (root - d) if d < 0 else (d + root) / (4 * r_mid)
-    if d < 0:
-        t_up = min(t_up, 1 / mpmath.expm1(-d))
     # the gap's terms are of size rho + eps + |ln t| ~ 2 (rho + eps) where it cancels to 0:
     # that many bits of it are noise (cks_delta's guard bits pay for them)
     spread = max(0, int(mpmath.mag(r.hi + e.hi)) + 1)
