@@ -158,6 +158,10 @@ _EXTREME_COUNTS = [
     ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-300", "eps": "1e-300"}, 7),
     ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e6", "eps": "1e-6"}, 5),
     ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-12", "eps": "1e4"}, 6),
+    # 8 rho below 2^-prec d^2: the form (d + root)/(4 rho) of the start is the one without
+    # cancellation (2/(root - d) divides by 0 there)
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-300", "eps": "1"}, 6),
+    ("CKS20:Cor13-delta", "_delta_order_gap", {"rho": "1e-300", "eps": "0.5"}, 6),
 ]
 
 
