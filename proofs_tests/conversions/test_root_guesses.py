@@ -113,22 +113,27 @@ class _Count:
         monkeypatch.setattr(roots, "bracket", no_fallback)
 
 
+def _gap_calls(rid: str, gap: str, **params: str) -> dict[str, int]:
+    """Evaluations of CKS20's order gap ``gap`` by one certified call of ``rid`` (floats
+    apart); raises if the full bracket runs."""
+    with pytest.MonkeyPatch.context() as m:
+        count = _Count(m, cks20, gap)
+        get(rid).certified(**params)
+    return count.calls
+
+
 @settings(max_examples=share(Fraction(1, 4)))
 @given(rho=_RHO, delta=_DELTA)
 def test_the_eps_form_takes_the_fast_path(rho: str, delta: str) -> None:
-    with pytest.MonkeyPatch.context() as m:
-        count = _Count(m, cks20, "_eps_order_gap")
-        get("CKS20:Cor13").certified(rho=rho, delta=delta)
-    assert count.calls["other"] <= 6, count.calls
+    calls = _gap_calls("CKS20:Cor13", "_eps_order_gap", rho=rho, delta=delta)
+    assert calls["other"] <= 6, calls
 
 
 @settings(max_examples=share(Fraction(1, 4)))
 @given(rho=_RHO_D, eps=_EPS_D)
 def test_the_delta_form_takes_the_fast_path(rho: str, eps: str) -> None:
-    with pytest.MonkeyPatch.context() as m:
-        count = _Count(m, cks20, "_delta_order_gap")
-        get("CKS20:Cor13-delta").certified(rho=rho, eps=eps)
-    assert count.calls["other"] <= 10, count.calls
+    calls = _gap_calls("CKS20:Cor13-delta", "_delta_order_gap", rho=rho, eps=eps)
+    assert calls["other"] <= 10, calls
 
 
 @settings(max_examples=share(Fraction(1, 4)))
@@ -169,13 +174,11 @@ _EXTREME_COUNTS = [
                          ids=[f"{r}-{p}" for r, _, p, _ in _EXTREME_COUNTS])
 def test_the_extremes_take_the_fast_path(rid: str, gap: str, params: dict[str, str],
                                          most: int) -> None:
-    with pytest.MonkeyPatch.context() as m:
-        count = _Count(m, cks20, gap)
-        get(rid).certified(**params)
-    assert count.calls["other"] <= most, count.calls
+    calls = _gap_calls(rid, gap, **params)
+    assert calls["other"] <= most, calls
     # the float phase converges or is skipped (outside the float range) in a few steps,
     # never running to its step limit (measured 0 to 7)
-    assert count.calls["fp"] <= 8, count.calls
+    assert calls["fp"] <= 8, calls
 
 
 @pytest.mark.parametrize("x", [-40.0, -5.0, 0.0, 1.5, 10.0, 29.5, 30.0, 30.5, 100.0, 1e5, 1e150])
