@@ -51,6 +51,17 @@ def _counted(h: Any) -> tuple[Any, list[int]]:
     return f, calls
 
 
+def _difference_slope(h: Any, bits: int) -> Any:
+    """``h'`` by a central difference at 3x the precision (``bits`` the working precision):
+    independent of any hand derivative."""
+    def slope(c: Any, x: Any) -> Any:
+        with mp.workprec(3 * bits):
+            step = mp.ldexp(abs(x) + mp.ldexp(1, -bits), -bits)
+            return (h(c, x + step) - h(c, x - step)) / (2 * step)
+
+    return slope
+
+
 def _check_enclosure(enc: Any, root: flint.arb, bits: int) -> None:
     assert _arb(enc.lo) < root < _arb(enc.hi)
     width = abs(root) * flint.arb(2) ** (10 - bits) + flint.arb(2) ** (12 - 2 * bits)
@@ -129,14 +140,8 @@ def test_newton_from_either_end_reaches_the_root(name: str, dps: int, end: str) 
     h, lo, hi, root = CASES[name]
     with mp.workdps(dps):
         bits = mp.prec
-
-        def slope(c: Any, x: Any) -> Any:
-            with mp.workprec(3 * bits):
-                step = mp.ldexp(abs(x) + mp.ldexp(1, -bits), -bits)
-                return (h(c, x + step) - h(c, x - step)) / (2 * step)
-
         start = mp.mpf(lo) if end == "lo" else mp.mpf(hi)
-        x = newton(mp, h, slope, mp.mpf(lo), mp.mpf(hi), start)
+        x = newton(mp, h, _difference_slope(h, bits), mp.mpf(lo), mp.mpf(hi), start)
         assert x is not None
         assert abs(_arb(x) - root) < abs(root) * flint.arb(2) ** (10 - bits)
 
@@ -233,14 +238,7 @@ def test_newton_evaluates_only_inside_the_range(name: str, start: str) -> None:
             assert a <= x <= b, (x, a, b)
             return h(c, x)
 
-        bits = mp.prec
-
-        def slope(c: Any, x: Any) -> Any:
-            with mp.workprec(3 * bits):
-                step = mp.ldexp(abs(x) + mp.ldexp(1, -bits), -bits)
-                return (h(c, x + step) - h(c, x - step)) / (2 * step)
-
         x0 = {"below": a - 1 - abs(a), "lo": a, "hi": b, "above": 2 * b + 1}[start]
-        x = newton(mp, guarded, slope, a, b, x0)
+        x = newton(mp, guarded, _difference_slope(h, mp.prec), a, b, x0)
         assert x is not None
         assert abs(_arb(x) - root) < abs(root) * flint.arb(2) ** (10 - mp.prec)
