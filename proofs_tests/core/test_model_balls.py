@@ -70,9 +70,9 @@ def count_forward(monkeypatch: pytest.MonkeyPatch) -> list[Fraction]:
     calls: list[Fraction] = []
     real = Result._forward
 
-    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any) -> Any:
+    def counted(self: Result[Any], ctx: Any, u: Fraction, values: Any, *rest: Any) -> Any:
         calls.append(u)
-        return real(self, ctx, u, values)
+        return real(self, ctx, u, values, *rest)
 
     monkeypatch.setattr(Result, "_forward", counted)
     return calls

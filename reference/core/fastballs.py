@@ -21,15 +21,17 @@ around its midpoint (harmless for the sums evaluated here, whose terms are narro
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 from flint import arb, ctx, fmpq
-from mpmath import mp
+from mpmath import iv, mp
 
 from reference.core import numeric
+from reference.core.special import _sf_point
 
 Arb = Any   # flint.arb (python-flint ships no type information)
 
@@ -53,6 +55,9 @@ def ends(x: Arb) -> numeric.Interval:
     many (still an enclosure; ``2^-65536`` relative is below any precision used here)."""
     if not x.is_finite():
         return numeric.Interval(mp.ninf, mp.inf)
+    if x.is_exact():                    # a point: both ends are its midpoint
+        point = mp.make_mpf(_exact_raw(x))
+        return numeric.Interval(point, point)
     mid, rad = _exact_raw(x), _exact_raw(x.rad())
     lib = mpmath.libmp
     gap = abs((mid[2] + mid[3]) - (rad[2] + rad[3])) if mid[1] and rad[1] else 0
@@ -169,6 +174,39 @@ class FastBalls:
         if x <= 0:
             return arb(0)
         return self.mpf((0, ends(x).hi))
+
+    def normal_sf(self, x: Arb) -> Arb:
+        """``Q(x) = erfc(x / sqrt 2) / 2`` on a ball, rigorously (:func:`.special.normal_sf`
+        passes the call on).  Arb's ``erfc`` of the ball itself, with ``2 log2|x| + 10`` guard
+        bits (``Q``'s relative condition number is about ``x^2 + 1``), where that ball is
+        positive and as accurate as the argument allows (relative accuracy at least
+        ``min(prec, acc(x) - 2 log2|x| - 1) - 8`` bits); else (``|x| > 65536``, where Arb's
+        ``erfc`` loses more bits, or a wide argument, whose midpoint-radius image reaches
+        below 0 while ``Q`` varies by orders of magnitude over it) ``Q`` at the two exact
+        ends by the rigorous point route of :mod:`.special` (``Q`` decreases:
+        ``[Q(hi), Q(lo)]``)."""
+        x = self.mpf(x)
+        top = float(abs(x).upper()) if x.is_finite() else math.inf
+        if top <= 65536:
+            size = math.frexp(top)[1] if top >= 1 else 0
+            old = ctx.prec
+            ctx.prec = old + 10 + 2 * size
+            try:
+                q = (x / arb(2).sqrt()).erfc() / 2
+            finally:
+                ctx.prec = old
+            if q.is_finite() and q > 0 and q.rel_accuracy_bits() >= min(
+                    old, x.rel_accuracy_bits() - 2 * size - 1) - 8:
+                return q
+        span = ends(x)
+        old_iv = iv.prec
+        iv.prec = ctx.prec
+        try:
+            at_hi = numeric.endpoints(_sf_point(span.hi))
+            at_lo = numeric.endpoints(_sf_point(span.lo))
+        finally:
+            iv.prec = old_iv
+        return self.mpf((at_hi.lo, at_lo.hi))
 
 
 def normal_tail(t: Any, bits: int) -> numeric.Interval | None:

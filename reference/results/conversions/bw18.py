@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
@@ -33,7 +33,7 @@ from reference.core.errors import DomainError
 from reference.core.model import inverse, result
 from reference.core.numeric import MPF, Ctx, ctx_min, endpoints, exp, expm1, extra_bits, log
 from reference.core.params import Param, positive, unit_open
-from reference.core.roots import bracket_near, newton
+from reference.core.roots import bracket, newton
 from reference.core.special import normal_sf
 
 _STATEMENT = (r"\delta(\varepsilon)=\Phi\Big(\frac{\Delta}{2\sigma}-\frac{\varepsilon\sigma}"
@@ -70,7 +70,8 @@ def gauss_delta(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     ``delta(eps) = 1 - e^eps + e^eps delta(-eps)``: for ``eps < 0`` it is evaluated as
     ``-expm1(eps) + e^eps delta(|eps|)``, a sum of two nonnegative terms, so its relative
     error is that of ``delta(|eps|)``.  It is at most ``1`` (``delta(|eps|) <= 1``); the
-    enclosure is cut there, which only drops outward rounding above 1.
+    enclosure is cut there, which only drops outward rounding above 1 (on Arb's balls,
+    whose radius is rounded up to 30 bits, up to a part in 2^29 of the enclosure's width).
     """
     if endpoints(eps).hi < 0:
         value = -expm1(ctx, eps) + exp(ctx, eps) * _gauss_delta_nonneg(ctx, mu, -eps)
@@ -86,7 +87,8 @@ def _gauss_delta_nonneg(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
     The difference cancels about ``log2(eps/mu^2)`` bits (``delta/Q(a) ~ mu/b``), paid for
     with as many guard bits.
     """
-    eps_hi, mu_lo, mu_hi = endpoints(eps).hi, endpoints(mu).lo, endpoints(mu).hi
+    span, eps_hi = endpoints(mu), endpoints(eps).hi
+    mu_lo, mu_hi = span.lo, span.hi
     ratio = eps_hi / mu_lo ** 2
     guard = 20 + max(0, int(mpmath.mag(ratio)) if ratio > 0 else 0)
     # exp(-x^2/2) inside Q needs x^2 to absolute accuracy: 2 log2 |x| more bits.
@@ -106,7 +108,7 @@ def gauss_delta_formula(ctx: Ctx, mu: MPF, eps: MPF) -> MPF:
         kind="mechanism", statement=_STATEMENT,
         params=[positive("sigma", "1", "noise standard deviation"),
                 _EPS, positive("sensitivity", "1", "l2 sensitivity Delta", default="1")],
-        precondition=_mu_in_range)
+        precondition=_mu_in_range, balls=True)
 def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
     """Smallest delta with the Gaussian mechanism (eps, delta)-DP: Balle–Wang Thm 8.
 
@@ -134,7 +136,7 @@ def gaussian_delta(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF) -> MPF:
         statement=r"\delta(\varepsilon)=Q\big(\tfrac{\varepsilon}{\mu}-\tfrac{\mu}{2}\big)-"
                   r"e^{\varepsilon}Q\big(\tfrac{\varepsilon}{\mu}+\tfrac{\mu}{2}\big),\ "
                   r"\mu=\sqrt{2\rho}",
-        params=[_RHO, _EPS])
+        params=[_RHO, _EPS], balls=True)
 def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
     """Balle–Wang Thm 8 for the Gaussian whose zCDP level is ``rho`` (``mu = sqrt(2 rho)``).
 
@@ -149,23 +151,49 @@ def gaussian_delta_rho(ctx: Ctx, rho: MPF, eps: MPF) -> MPF:
 
 
 def _solve_eps(ctx: Ctx, mu: MPF, delta: MPF) -> MPF:
-    """Point solution of ``gauss_delta(mu, eps) = delta`` (0 if already below at eps = 0).
+    """Point solution of ``gauss_delta(mu, eps) = delta`` (0 if already below at eps = 0),
+    the inverses' solver point: untrusted, the certificate (``model``) walks from it.  The
+    curve is evaluated in ``ctx``: ``mp``, or Arb's balls (the inverses run with
+    ``balls=True``; the balls' midpoints are the numbers, three times faster).  Newton
+    (:func:`_newton_guess`); the bracket, in ``mp``, only if Newton gives up.
 
     The test at 0 is the bracket's own sign test (``ln delta - ln delta(0) < 0``), not
     ``delta(0) <= delta``: a delta within rounding of ``delta(0)`` has equal logarithms, and
     the bracket then found no sign change (a RuntimeError at ``sigma = 1`` and delta the
     60-digit truncation of ``erf(1/(2 sqrt 2))``).  The guess 0 is then certified upward.
     """
-    log_target = mp.log(delta)
+    curve = _point_curve(ctx, mu)
+    mu, log_target = _mid(mu), mp.log(_mid(delta))
 
     def gap(c: Ctx, e: MPF) -> MPF:
-        return log_target - log(c, gauss_delta(c, mu, e))
+        return log_target - log(mp, curve(e))
 
-    if gap(mp, mp.zero) >= 0:
+    if not _above_at_zero(mu, log_target) and gap(mp, mp.zero) >= 0:
         return mp.zero
     rho = mu * mu / 2
-    top = rho + 2 * mp.sqrt(rho * mp.log(1 / delta)) + 1  # BS16 route: an upper bound
-    return bracket_near(mp, gap, mp.zero, top, _newton_guess(mu, log_target, top))
+    top = rho + 2 * mp.sqrt(rho * -log_target) + 1  # BS16 route: an upper bound
+    point = _newton_guess(ctx, curve, mu, log_target, top)
+    return bracket(mp, gap, mp.zero, top) if point is None else point
+
+
+def _above_at_zero(mu: MPF, log_target: MPF) -> bool:
+    """Floats show ``ln delta(0) = ln erf(mu / (2 sqrt 2))`` above the target by far more
+    than their rounding (so the root is positive and the test at 0 is spared); False in
+    any doubt."""
+    with contextlib.suppress(ArithmeticError, ValueError):
+        t = float(log_target)
+        return math.log(math.erf(float(mu) / math.sqrt(8))) > t + 1e-9 * max(1.0, -t)
+    return False
+
+
+def _mid(x: MPF) -> MPF:
+    """The ``mp`` number at the middle of a ball (or an ``mp`` number itself)."""
+    return endpoints(x).mid
+
+
+def _point_curve(ctx: Ctx, mu: MPF) -> Callable[[MPF], MPF]:
+    """``eps -> delta(eps)`` as an ``mp`` number, evaluated in ``ctx`` (a ball's midpoint)."""
+    return lambda e: _mid(gauss_delta(ctx, mu, ctx.mpf(e)))
 
 
 def _float_log_sf(x: float) -> float:
@@ -179,13 +207,15 @@ def _float_log_sf(x: float) -> float:
             + math.log1p(-x**-2 + 3 * x**-4 - 15 * x**-6))
 
 
-def _newton_guess(mu: MPF, log_target: MPF, top: MPF) -> MPF | None:
-    """The solver's point for :func:`_solve_eps` (untrusted: :func:`bracket_near` decides
-    the signs around it): Newton steps on ``ln delta_target - ln delta(eps)``, whose slope
-    is ``e^eps Q(eps/mu + mu/2) / delta(eps)`` (``d delta/d eps = -e^eps Q(eps/mu + mu/2)``:
+def _newton_guess(ctx: Ctx, curve: Callable[[MPF], MPF], mu: MPF, log_target: MPF,
+                  top: MPF) -> MPF | None:
+    """The solver's point for :func:`_solve_eps` (untrusted; None if Newton gives up):
+    Newton steps on ``ln delta_target - ln delta(eps)``, whose slope is
+    ``e^eps Q(eps/mu + mu/2) / delta(eps)`` (``d delta/d eps = -e^eps Q(eps/mu + mu/2)``:
     the two density terms cancel, ``phi(a) = e^eps phi(b)``), first in floats (``ln delta =
     ln Q(a) + ln(1 - e^(eps + ln Q(b) - ln Q(a)))``) where those hold the numbers, then in
-    ``mp`` from there (or from ``top``)."""
+    ``mp`` from there (or from ``top``), the curve from ``curve`` and the slope's tail in
+    ``ctx``."""
     start = top
     with contextlib.suppress(ArithmeticError, ValueError):  # out of float range
         m, t = float(mu), float(log_target)
@@ -210,12 +240,12 @@ def _newton_guess(mu: MPF, log_target: MPF, top: MPF) -> MPF | None:
     last: dict[str, MPF] = {}
 
     def mp_gap(c: Ctx, e: MPF) -> MPF:
-        last["eps"], last["delta"] = e, gauss_delta(mp, mu, e)
+        last["eps"], last["delta"] = e, curve(e)
         return log_target - log(mp, last["delta"])
 
     def mp_slope(c: Ctx, e: MPF) -> MPF:
-        d = last["delta"] if last.get("eps") == e else gauss_delta(mp, mu, e)
-        return exp(mp, e) * normal_sf(mp, e / mu + mu / 2) / d
+        d = last["delta"] if last.get("eps") == e else curve(e)
+        return exp(mp, e) * _mid(normal_sf(ctx, ctx.mpf(e / mu + mu / 2))) / d
 
     return newton(mp, mp_gap, mp_slope, mp.zero, top, start)
 
@@ -227,7 +257,7 @@ def _newton_guess(mu: MPF, log_target: MPF, top: MPF) -> MPF | None:
                  unit_open("delta", "1e-6", "target delta"),
                  positive("sensitivity", "1", "l2 sensitivity Delta", default="1")],
          forward=gaussian_delta, unknown="eps", target="delta", increasing=False,
-         precondition=_mu_in_range, floor=Fraction(0))
+         precondition=_mu_in_range, floor=Fraction(0), balls=True)
 def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
     """Smallest eps with the Gaussian mechanism (eps, delta)-DP, with a certificate.
 
@@ -253,7 +283,7 @@ def gaussian_epsilon(ctx: Ctx, sigma: MPF, delta: MPF, sensitivity: MPF) -> MPF:
          statement=r"\varepsilon(\delta)\text{ of the Gaussian with }\mu=\sqrt{2\rho}",
          params=[_RHO, unit_open("delta", "1e-6", "target delta")],
          forward=gaussian_delta_rho, unknown="eps", target="delta", increasing=False,
-         floor=Fraction(0))
+         floor=Fraction(0), balls=True)
 def gaussian_epsilon_rho(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     """Smallest eps with the rho-zCDP Gaussian (eps, delta)-DP: Balle–Wang (2018) Theorem 8
     inverted (the inverse of ``BW18:Thm8-rho``).

@@ -1,0 +1,126 @@
+"""``Q(x) = P[N(0, 1) > x]`` on the fast evaluator's balls (:class:`FastBalls.normal_sf`):
+Arb's ``erfc`` of the ball itself, or, where that ball is not as accurate as the argument
+allows (``|x| > 65536``, a widened ball), ``Q`` at the two exact ends by the rigorous point
+route of :mod:`reference.core.special`.  Expected values: mpmath's ``erfc`` at four times
+the precision plus 64 bits, at the exact ends of the argument (``Q`` decreases, so ``Q`` of
+a ball ``[a, b]`` is ``[Q(b), Q(a)]``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import flint
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import frac
+from reference.core import fastballs
+from reference.core.fastballs import FAST, ends
+from reference.core.numeric import endpoints
+from reference.core.special import normal_sf
+
+TWO = Fraction(2)
+PRECS = st.sampled_from([53, 100, 200])
+#: Centres from the far left tail to the far right one (Q ~ 1e-300 at 37, 1e-9e10 at 4e5,
+#: past Arb's reach at 65536), tiny magnitudes around 0, and 0.
+CENTRES = st.one_of(st.fractions(-40, 40, max_denominator=10**6),
+                    st.integers(1, 1000).map(lambda k: TWO**-k),
+                    st.integers(1, 1000).map(lambda k: -(TWO**-k)),
+                    st.integers(38, 10**6).map(Fraction), st.just(Fraction(0)))
+#: Radii relative to the centre (0: a point; 2^-k: a ball from a rounded computation).
+RADII = st.one_of(st.just(0), st.integers(20, 400))
+
+
+@pytest.fixture(autouse=True)
+def _restore_precisions() -> Iterator[None]:
+    old = iv.prec, mp.prec, flint.ctx.prec
+    yield
+    iv.prec, mp.prec, flint.ctx.prec = old
+
+
+def _ball(centre: Fraction, k: int) -> Any:
+    """The ball around ``centre`` (rounded to a binary number of 2^-k relative radius, or
+    exact for ``k = 0``)."""
+    mid = flint.arb(flint.fmpq(centre.numerator, centre.denominator)).mid()
+    if k == 0:
+        return mid
+    rad = abs(centre) * TWO**-k if centre else TWO**-k
+    return flint.arb(mid, flint.arb(flint.fmpq(rad.numerator, rad.denominator)))
+
+
+def _mp(q: Fraction) -> Any:
+    return mp.mpf(q.numerator) / q.denominator
+
+
+def exact_q(x: Any, prec: int) -> Any:
+    """``Q(x)`` at an exact ``mp`` point, from mpmath at ``4 prec + 64`` bits (an ``mp``
+    number, not a Fraction: ``Q(10^6)`` has an exponent of -7e11 bits)."""
+    with mp.workprec(4 * prec + 64):
+        return mp.erfc(x / mp.sqrt(2)) / 2
+
+
+def _q_of_ball(centre: Fraction, k: int, prec: int) -> tuple[Any, Any, Any]:
+    """``Q`` of the ball on the fast evaluator, and the exact ``Q`` at its two ends."""
+    flint.ctx.prec = prec
+    x = _ball(centre, k)
+    span = ends(x)
+    return ends(normal_sf(FAST, x)), exact_q(span.hi, prec), exact_q(span.lo, prec)
+
+
+@given(PRECS, CENTRES, RADII)
+@example(prec=200, centre=Fraction(60000), k=0)       # Arb's route
+@example(prec=200, centre=Fraction(65537), k=0)       # the series
+@example(prec=53, centre=Fraction(-30), k=20)
+@example(prec=100, centre=Fraction(0), k=30)          # a ball around 0: Q' = -phi(0) there
+def test_balls_enclose_q_over_the_ball_and_are_tight(prec: int, centre: Fraction,
+                                                      k: int) -> None:
+    """The ball holds ``[Q(hi), Q(lo)]`` and is at most as wide as that (4x, for Arb's
+    derivative bound over the ball) plus ``(1 + x^2) 2^(12 - prec)`` relative, the rounding
+    of a point at the working precision times ``Q``'s condition number."""
+    got, q_hi, q_lo = _q_of_ball(centre, k, prec)
+    assert got.lo <= q_hi and q_lo <= got.hi, (centre, k, prec)
+    with mp.workprec(4 * prec + 64):
+        rounding = (1 + _mp(centre) ** 2) * mp.ldexp(1, 12 - prec)
+        assert got.hi - got.lo <= 4 * (q_lo - q_hi) + q_lo * rounding, (centre, k, prec)
+
+
+@pytest.mark.parametrize(("centre", "k", "series"), [
+    (Fraction(3, 2), 0, False), (Fraction(-37), 0, False), (Fraction(60000), 0, False),
+    (Fraction(-65536), 0, False),
+    (Fraction(1000), 150, False), (Fraction(65537), 0, True), (Fraction(10**12), 0, True),
+    (Fraction(-10**6), 60, True)])
+def test_each_route_where_documented(centre: Fraction, k: int, series: bool,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arb's erfc of the ball well inside |x| <= 65536 (measured: up to 60000 on the right,
+    at 53, 200 and 700 bits; from 65535 on its ball is less accurate than asked), and for
+    every left-tail argument (Q near 1); the point series at the two ends beyond.  Both
+    enclose: the route is speed only."""
+    calls = []
+    point = fastballs._sf_point
+
+    def counted(t: Any) -> Any:
+        calls.append(t)
+        return point(t)
+
+    monkeypatch.setattr(fastballs, "_sf_point", counted)
+    got, q_hi, q_lo = _q_of_ball(centre, k, 200)
+    assert got.lo <= q_hi and q_lo <= got.hi
+    assert len(calls) == (2 if series else 0)
+
+
+def test_the_two_routes_agree() -> None:
+    """At x = 40 with a radius of 2^-100 (an argument known to 100 bits) Arb's ball of Q is
+    taken; the ends' route on the same ball gives an overlapping enclosure of a width
+    within 4x of it."""
+    flint.ctx.prec = iv.prec = 200
+    x = _ball(Fraction(40), 100)
+    fast = normal_sf(FAST, x)
+    slow = FAST.mpf((endpoints(fastballs._sf_point(ends(x).hi)).lo,
+                     endpoints(fastballs._sf_point(ends(x).lo)).hi))
+    a, b, c, d = (frac(e) for x in (fast, slow) for e in (ends(x).lo, ends(x).hi))
+    assert max(a, c) <= min(b, d)
+    assert b - a <= 4 * (d - c) and d - c <= 4 * (b - a)
