@@ -12,7 +12,7 @@ midpoint-radius ball of it has an inverse reaching below 0.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 
 import flint
@@ -29,12 +29,6 @@ B = balls()
 PRECS = st.sampled_from([53, 80, 128, 200])
 TWO = Fraction(2)
 
-
-@pytest.fixture(autouse=True)
-def _restore_precisions() -> Iterator[None]:
-    old_flint, old_mp = flint.ctx.prec, mp.prec
-    yield
-    flint.ctx.prec, mp.prec = old_flint, old_mp
 
 
 def _rationals(min_exp: int = -1000, max_exp: int = 1000) -> st.SearchStrategy[Fraction]:

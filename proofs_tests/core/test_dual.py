@@ -11,11 +11,10 @@ the box (the mean-value use the prover makes of it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-import flint
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -33,12 +32,6 @@ PRECS = st.sampled_from([53, 100, 160])
 TWO = Fraction(2)
 Q = Fraction
 
-
-@pytest.fixture(autouse=True)
-def _restore_precisions() -> Iterator[None]:
-    old = iv.prec, mp.prec, flint.ctx.prec
-    yield
-    iv.prec, mp.prec, flint.ctx.prec = old
 
 
 def _base(name: str, prec: int) -> Any:

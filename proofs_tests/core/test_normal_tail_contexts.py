@@ -5,11 +5,9 @@ four times the working precision (a library the balls do not use), derivatives b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-import flint
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -33,12 +31,6 @@ POINTS = st.one_of(st.fractions(-40, 40, max_denominator=10**6),
                    st.integers(1, 1000).map(lambda k: -(TWO**-k)),
                    st.integers(38, 1000).map(Q), st.just(Q(0)))
 
-
-@pytest.fixture(autouse=True)
-def _restore_precisions() -> Iterator[None]:
-    old = iv.prec, mp.prec, flint.ctx.prec
-    yield
-    iv.prec, mp.prec, flint.ctx.prec = old
 
 
 def _mp(q: Fraction) -> Any:

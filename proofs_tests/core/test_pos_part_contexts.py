@@ -5,11 +5,9 @@ kink).  Expected values are exact rationals worked out here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-import flint
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -33,12 +31,6 @@ DYADIC = st.one_of(st.integers(-2**60, 2**60).map(lambda n: Fraction(n, 2**30)),
                    st.integers(1, 1000).map(lambda k: TWO**k),
                    st.integers(1, 1000).map(lambda k: -(TWO**k)), st.just(Fraction(0)))
 
-
-@pytest.fixture(autouse=True)
-def _restore_precisions() -> Iterator[None]:
-    old = iv.prec, mp.prec, flint.ctx.prec
-    yield
-    iv.prec, mp.prec, flint.ctx.prec = old
 
 
 @pytest.mark.parametrize("ctx", [iv, B], ids=["iv", "balls"])

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
-import flint
 import mpmath
 import pytest
 from hypothesis import given
@@ -39,12 +38,6 @@ POS = st.one_of(st.fractions(Q(1, 64), 64, max_denominator=10**9),
 SIGNED = st.one_of(POS, POS.map(lambda q: -q))
 SMALL = st.fractions(Q(1, 64), 8, max_denominator=10**9)
 
-
-@pytest.fixture(autouse=True)
-def _restore_precisions() -> Iterator[None]:
-    old = iv.prec, mp.prec, flint.ctx.prec
-    yield
-    iv.prec, mp.prec, flint.ctx.prec = old
 
 
 def graph_nodes(node: Node) -> list[Node]:

@@ -180,23 +180,25 @@ class FastBalls:
         passes the call on).  Arb's ``erfc`` of the ball itself, with ``2 log2|x| + 10`` guard
         bits (``Q``'s relative condition number is about ``x^2 + 1``), where that ball is
         positive and as accurate as the argument allows (relative accuracy at least
-        ``min(prec, acc(x) - 2 log2|x| - 1) - 8`` bits); else (``|x| > 65536``, where Arb's
-        ``erfc`` loses more bits, or a wide argument, whose midpoint-radius image reaches
-        below 0 while ``Q`` varies by orders of magnitude over it) ``Q`` at the two exact
-        ends by the rigorous point route of :mod:`.special` (``Q`` decreases:
-        ``[Q(hi), Q(lo)]``)."""
+        ``min(prec - 8, acc(x) - 2 size - 2)`` bits, ``2^(size-1) <= |x| < 2^size``: at most
+        16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
+        ``2 rad (|x| + 1)``; Arb's image of a ball argument measured up to 6 times it); else
+        ``Q`` at the two exact ends by the rigorous point route of :mod:`.special` (``Q``
+        decreases: ``[Q(hi), Q(lo)]``): beyond ``|x| = 65536``, where Arb's ``erfc`` loses
+        more bits, and for an argument that allows fewer than 16 bits, over which ``Q`` varies
+        so much that Arb's image reaches below 0 or is wider still (5x at ``17125 +- 8e-6``)."""
         x = self.mpf(x)
         top = float(abs(x).upper()) if x.is_finite() else math.inf
-        if top <= 65536:
-            size = math.frexp(top)[1] if top >= 1 else 0
+        size = math.frexp(top)[1] if 1 <= top <= 65536 else 0
+        allowed = x.rel_accuracy_bits() - 2 * size - 2     # what the argument allows
+        if top <= 65536 and allowed >= 16:
             old = ctx.prec
             ctx.prec = old + 10 + 2 * size
             try:
                 q = (x / arb(2).sqrt()).erfc() / 2
             finally:
                 ctx.prec = old
-            if q.is_finite() and q > 0 and q.rel_accuracy_bits() >= min(
-                    old, x.rel_accuracy_bits() - 2 * size - 1) - 8:
+            if q.is_finite() and q > 0 and q.rel_accuracy_bits() >= min(old - 8, allowed):
                 return q
         span = ends(x)
         old_iv = iv.prec
