@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import fp, libmp, mp
 
+from proofs_tests.arb_support import frac
 from proofs_tests.profiles import share
 from reference.core import roots
 from reference.core.fastballs import FAST
@@ -254,3 +255,22 @@ def test_the_solver_spares_the_test_at_zero_only_far_from_it(rho: str, factor: F
         at_zero = mp.erf(mu / mp.sqrt(8))
         log_target = mp.log(at_zero * mp.mpf(factor.numerator) / factor.denominator)
         assert bw18._above_at_zero(mu, log_target) is above
+
+
+@pytest.mark.parametrize("ctx", [mp, FAST], ids=["mp", "balls"])
+def test_the_solver_answers_0_only_at_or_above_delta_at_zero(ctx: Any) -> None:
+    """At rho = 1/2 (mu = 1), delta(0) = erf(1/(2 sqrt 2)) (mpmath, 80 digits).  A part in
+    10^12 below it, where floats cannot tell the two apart, the root is positive: to first
+    order ``(delta(0) - delta) / Q(1/2)`` (the curve's slope at 0 is ``-Q(mu/2)``; the
+    second-order term is a part in 10^12 of it).  At delta(0) rounded up to 60 digits the
+    answer is 0."""
+    with mp.workdps(80):
+        at_zero = mp.erf(1 / mp.sqrt(8))
+        below = frac(at_zero * (1 - mp.mpf(10) ** -12))
+        above = Fraction(int(mp.ceil(at_zero * 10**60)), 10**60)
+        q_half = mp.erfc(1 / mp.sqrt(8)) / 2
+        first = (at_zero - mp.mpf(below.numerator) / below.denominator) / q_half
+    root = _solve(ctx, Fraction(1, 2), below)
+    with mp.workdps(80):
+        assert abs(root / first - 1) < mp.mpf(10) ** -9, (root, first)
+    assert _solve(ctx, Fraction(1, 2), above) == 0
