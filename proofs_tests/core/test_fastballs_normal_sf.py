@@ -87,15 +87,19 @@ def test_balls_enclose_q_over_the_ball_and_are_tight(prec: int, centre: Fraction
 
 @pytest.mark.parametrize(("centre", "k", "series"), [
     (Fraction(3, 2), 0, False), (Fraction(-37), 0, False), (Fraction(60000), 0, False),
-    (Fraction(-65536), 0, False),
+    (Fraction(-65536), 0, False), (Fraction(65535), 0, True),
+    # the argument's own accuracy, at 200 bits: the first ball that allows 16 bits
+    # (acc(x) - 2 size - 2, size 1 and 7) and the last that allows 15; a wide argument
+    (Fraction(3, 2), 21, False), (Fraction(3, 2), 20, True), (Fraction(100), 33, False),
+    (Fraction(100), 32, True), (Fraction(17125), 31, True),
     (Fraction(1000), 150, False), (Fraction(65537), 0, True), (Fraction(10**12), 0, True),
     (Fraction(-10**6), 60, True)])
 def test_each_route_where_documented(centre: Fraction, k: int, series: bool,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Arb's erfc of the ball well inside |x| <= 65536 (measured: up to 60000 on the right,
-    at 53, 200 and 700 bits; from 65535 on its ball is less accurate than asked), and for
-    every left-tail argument (Q near 1); the point series at the two ends beyond.  Both
-    enclose: the route is speed only."""
+    at 53, 200 and 700 bits; at 65535 its ball is less accurate than asked), and for every
+    left-tail argument (Q near 1), where the argument allows 16 bits; the point series at
+    the two ends otherwise.  Both enclose: the route is speed and tightness only."""
     calls = []
     point = fastballs._sf_point
 
