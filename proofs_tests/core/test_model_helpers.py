@@ -132,6 +132,9 @@ def test_near_end_bits_away_from_the_ends_and_at_them() -> None:
     assert _bits(w=Fraction(-2)) == 0
     assert _bits(d=Fraction(1, 10**300)) == 0                 # next to the zero end: floats keep it
     assert _bits(d=1 - Fraction(1, 256)) == 0                 # 2^-8 away: already told apart
+    assert _bits(d=Fraction(40001, 10**5)) == 0               # long denominators, far away
+    # 1e-5 below the end 3: |end| / gap = 300000, bit lengths 19 - 1 = 18, plus 8
+    assert _bits(w=Fraction(299999, 10**5)) == 26
 
 
 @pytest.mark.parametrize("b", [9, 53, 100, 1074, 3000])
