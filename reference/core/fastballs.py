@@ -28,10 +28,9 @@ from typing import Any
 
 import mpmath
 from flint import arb, ctx, fmpq
-from mpmath import iv, mp
+from mpmath import mp
 
 from reference.core import numeric
-from reference.core.special import _sf_point
 
 Arb = Any   # flint.arb (python-flint ships no type information)
 
@@ -175,7 +174,7 @@ class FastBalls:
             return arb(0)
         return self.mpf((0, ends(x).hi))
 
-    def normal_sf(self, x: Arb) -> Arb:
+    def normal_sf(self, x: Arb) -> Arb | None:
         """``Q(x) = erfc(x / sqrt 2) / 2`` on a ball, rigorously (:func:`.special.normal_sf`
         passes the call on).  Arb's ``erfc`` of the ball itself, with ``2 log2|x| + 10`` guard
         bits (``Q``'s relative condition number is about ``x^2 + 1``), where that ball is
@@ -183,10 +182,11 @@ class FastBalls:
         ``min(prec - 8, acc(x) - 2 size - 2)`` bits, ``2^(size-1) <= |x| < 2^size``: at most
         16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
         ``2 rad (|x| + 1)``; Arb's image of a ball argument measured up to 6 times it); else
-        ``Q`` at the two exact ends by the rigorous point route of :mod:`.special` (``Q``
-        decreases: ``[Q(hi), Q(lo)]``): beyond ``|x| = 65536``, where Arb's ``erfc`` loses
-        more bits, and for an argument that allows fewer than 16 bits, over which ``Q`` varies
-        so much that Arb's image reaches below 0 or is wider still (5x at ``17125 +- 8e-6``)."""
+        None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
+        rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): beyond ``|x| = 65536``,
+        where Arb's ``erfc`` loses more bits, and for an argument that allows fewer than 16
+        bits, over which ``Q`` varies so much that Arb's image reaches below 0 or is wider
+        still (5x at ``17125 +- 8e-6``)."""
         x = self.mpf(x)
         top = float(abs(x).upper()) if x.is_finite() else math.inf
         size = math.frexp(top)[1] if 1 <= top <= 65536 else 0
@@ -200,15 +200,7 @@ class FastBalls:
                 ctx.prec = old
             if q.is_finite() and q > 0 and q.rel_accuracy_bits() >= min(old - 8, allowed):
                 return q
-        span = ends(x)
-        old_iv = iv.prec
-        iv.prec = ctx.prec
-        try:
-            at_hi = numeric.endpoints(_sf_point(span.hi))
-            at_lo = numeric.endpoints(_sf_point(span.lo))
-        finally:
-            iv.prec = old_iv
-        return self.mpf((at_hi.lo, at_lo.hi))
+        return None
 
 
 def normal_tail(t: Any, bits: int) -> numeric.Interval | None:

@@ -39,11 +39,14 @@ def normal_sf(ctx: Ctx, x: MPF) -> MPF:
     0.158655253931457 0.158655253931457
 
     A context with its own ``normal_sf`` method (the tracer, the dual numbers and the arb
-    balls of the prover and checker) gets the call passed on.
+    balls of the prover and checker; the fast evaluator's balls, which answer None for a
+    ball their ``erfc`` does poorly, and then get the two ends' enclosure here, at their
+    precision) gets the call passed on.
     """
     own = getattr(type(ctx), "normal_sf", None)
-    if own is not None:
-        return own(ctx, x)
+    value = own(ctx, x) if own is not None else None
+    if value is not None:   # Arb's balls answer None where their erfc of the ball is poor
+        return value
     if not is_interval(ctx):
         if mpmath.isnan(x):
             raise ValueError("normal_sf of NaN")
@@ -59,9 +62,13 @@ def normal_sf(ctx: Ctx, x: MPF) -> MPF:
             q = ctx.erfc(x / ctx.sqrt(2)) / 2
         return +q
     ends = endpoints(x)
-    at_lo = endpoints(_sf_point(ends.lo))
-    at_hi = at_lo if ends.hi == ends.lo else endpoints(_sf_point(ends.hi))
-    return iv.mpf((at_hi.lo, at_lo.hi))
+    old, iv.prec = iv.prec, ctx.prec        # the balls' precision (a no-op for iv)
+    try:
+        at_lo = endpoints(_sf_point(ends.lo))
+        at_hi = at_lo if ends.hi == ends.lo else endpoints(_sf_point(ends.hi))
+    finally:
+        iv.prec = old
+    return ctx.mpf((at_hi.lo, at_lo.hi))
 
 
 def _sf_point(t: MPF) -> MPF:
