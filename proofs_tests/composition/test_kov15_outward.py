@@ -23,20 +23,17 @@ import pytest
 from mpmath import iv, mp
 from scipy import stats
 
-from proofs_tests.arb_support import arb_ends, frac
+from proofs_tests.arb_support import arb_ends, arb_q, frac
 from proofs_tests.composition.test_kov15_precision import arb_optimal_delta, check
 from reference import DomainError
+from reference.core.fastballs import FAST
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
-from reference.results.composition import kov15
-from reference.results.composition.kov15 import (
-    _first_piece,
-    _largest_weight,
-    _negligible,
-    optimal_delta,
-    optimal_epsilon,
-)
+from reference.results.composition import kov15, kov15_sums
+from reference.results.composition.kov15 import optimal_delta, optimal_epsilon
 from reference.results.composition.kov15_heterogeneous import _lattice_guess, kov_grid
+from reference.results.composition.kov15_sums import first_piece as _first_piece
+from reference.results.composition.kov15_sums import largest_weight as _largest_weight
 
 F = Fraction
 
@@ -145,86 +142,163 @@ def test_solver_start_at_zero() -> None:
         assert _first_piece(10, mp.mpf(500), mp.mpf(10) ** -6, 100) == 0
 
 
+def _arb_piece(eps: Fraction, k: int, m: int, prec: int) -> tuple[Any, Any]:
+    """``(D_m, T_m)`` summed over every ``j <= m`` in arb from the exact eps (every term
+    positive): the independent route for :func:`kov15_sums.piece_sums`."""
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        e = arb_q(eps)
+        p, q = 1 / (1 + (-e).exp()), 1 / (1 + e.exp())
+        d_sum, t_sum = flint.arb(0), flint.arb(0)
+        for j in range(m + 1):
+            w = math.comb(k, j) * p ** (k - j) * q ** j
+            d_sum += w * -(-2 * (m - j) * e).expm1()
+            t_sum += w * (-2 * (m - j) * e).exp()
+        return arb_ends(d_sum), arb_ends(t_sum)
+    finally:
+        flint.ctx.prec = old
+
+
+_PIECES = [(F(1, 50), 4000, 1700),      # below the largest weight (1980): down only
+           (F(1, 50), 4000, 1999),      # above it: up and down
+           (F(1, 50), 4000, 0), (F(1, 50), 4000, 1),
+           (F(3), 400, 190),            # largest weight near 18: up only, nearly all of it
+           (F(1, 10**9), 300, 149),     # tiny eps: D_m cancels in W - T
+           (F(30), 50, 3)]              # e^-eps far below the precision
+
+
 @covers("KOV15:Thm3.3-delta")
-def test_negligible_rest_bound() -> None:
-    """``weight r/(1-r)`` (the geometric bound on what is left out) when ``r < 1`` and it is
-    below ``2^-bits`` of the total; None otherwise (in ``iv``, from the enclosures' ends).
-    ``bits`` is the working precision the caller passes, not the context's (guarded) one."""
-    with working(iv):
-        p = iv.prec
-        w, total, tiny = iv.mpf(1), iv.mpf(2) ** 400, iv.mpf(2) ** -(p + 2)
-        bound = _negligible(tiny * w, iv.mpf(1) / 3, iv.mpf(1), p)
-        half = endpoints(tiny / 2).hi                                   # r/(1-r) = 1/2
-        assert bound is not None and half <= bound <= half * (1 + mp.mpf(2) ** (8 - p))
-        assert _negligible(w, iv.mpf(1), total, p) is None             # r = 1
-        assert _negligible(w, iv.mpf((0.5, 1.5)), total, p) is None     # r may exceed 1
-        assert _negligible(w, iv.mpf(1) / 3, total, p) is not None      # 2^-1 < 2^(400-p)
-        assert _negligible(16 * tiny, iv.mpf(1) / 3, iv.mpf(1), p) is None  # 2^(1-p) > 2^-p
-        # the threshold follows bits: 2^-(p+3) of the total passes at p bits, not at p + 4
-        assert _negligible(tiny / 2, iv.mpf(1) / 3, iv.mpf(1), p + 4) is None
-        assert _negligible(tiny / 2, iv.mpf(1) / 3, iv.mpf(1), p - 4) is not None
+@pytest.mark.parametrize(("eps", "k", "m"), _PIECES)
+def test_piece_sums_against_every_term(eps: Fraction, k: int, m: int) -> None:
+    """``D_m`` and ``T_m`` in ``iv`` and on balls hold the exact sums and are within
+    ``2^-(prec - 12)`` of ``D_m`` and of ``D_m + T_m`` (the forward's value lies between
+    them; ``T_m`` alone can be far smaller: at m = 190, eps = 3 its terms lie 170 above
+    the largest weight and are left out below ``D_m``'s precision); the plain (``mp``)
+    sums agree as closely."""
     with mp.workdps(50):
-        got = _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), mp.prec)
-        assert got == mp.mpf(2) ** -300
-        assert _negligible(mp.mpf(2) ** -300, mp.one, mp.one, mp.prec) is None     # r = 1
-        assert _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), 299) is not None
-        assert _negligible(mp.mpf(2) ** -300, mp.mpf(1) / 2, mp.mpf(1), 301) is None
-
-
-_CASE = {"eps": F(1, 50), "k": 4000, "eps_g": F(1, 2)}     # last term above the largest weight
-
-
-def _lifted(ctx: object) -> tuple[object, ...]:
-    """``(eps, k, eps_g, last, last_gap)`` of ``_CASE`` in ``ctx``, as the prepare hook gives."""
-    eps, k, eps_g = _CASE["eps"], int(_CASE["k"]), _CASE["eps_g"]
-    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1
-    return (to_ctx(ctx, eps), k, to_ctx(ctx, eps_g), last,
-            to_ctx(ctx, (k - 2 * last) * eps - eps_g))
+        bits = mp.prec
+    (d_lo, d_hi), (t_lo, t_hi) = _arb_piece(eps, k, m, bits + 4 * k.bit_length() + 200)
+    for ctx in (iv, FAST, mp):
+        with working(ctx), kov15._guard(ctx, k, to_ctx(ctx, eps)):
+            got = kov15_sums.piece_sums(ctx, to_ctx(ctx, eps), k, m, bits)
+        for value, lo, hi, scale in zip(got, (d_lo, t_lo), (d_hi, t_hi), (d_hi, d_hi + t_hi),
+                                        strict=True):
+            if ctx is mp:           # a point, within the same distance of the exact value
+                assert abs(frac(value) - lo) <= scale / 2 ** (bits - 12), (float(lo), value)
+                continue
+            enc = endpoints(value)
+            a, b = frac(enc.lo), frac(enc.hi)
+            assert a <= lo and hi <= b and b - a <= scale / 2 ** (bits - 12), \
+                (ctx, float(a), float(lo))
+        if m == 0:
+            assert got[0] == 0
 
 
 @covers("KOV15:Thm3.3-delta")
-def test_what_is_left_out_is_added_as_an_interval(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A bound of 1 at the first check of each side: the iv sum is the largest term plus
-    [0, 1] twice, the mp sum the largest term alone (its value by exact binomials)."""
-    calls: list[object] = []
+def test_a_stop_too_early_is_widened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Floats choose where each side stops; where they stop at once (only the largest
+    weight), the interval sums widen until the bound on what is left out is below
+    ``2^-bits`` of ``D_m``, and still hold the exact sums, as tightly."""
+    monkeypatch.setattr(kov15_sums, "_down_end", lambda k, top, x, limit: top)
+    monkeypatch.setattr(kov15_sums, "_up_end", lambda k, top, m, x, limit: top)
+    calls: list[tuple[int, int]] = []
+    real = kov15_sums._ratios
 
-    def stop_at_once(weight: object, r: object, total: object, bits: int) -> object:
-        calls.append(weight)
-        return mp.one
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append((low, high))
+        return real(ctx, k, top, low, high)
 
-    monkeypatch.setattr(kov15, "_negligible", stop_at_once)
-    eps, k, eps_g = _CASE["eps"], int(_CASE["k"]), _CASE["eps_g"]
-    with mp.workdps(60):
-        j = _largest_weight(k, to_ctx(mp, eps))
-        e = to_ctx(mp, eps)
-        largest = _weight(k, j, e) * -mp.expm1(to_ctx(mp, eps_g - (k - 2 * j) * eps))
-    with working(iv):
-        enc = endpoints(kov15._pure_sum(iv, *_lifted(iv), iv.prec))
-    with working(mp):
-        plain = kov15._pure_sum(mp, *_lifted(mp), mp.prec)
-    assert len(calls) == 4                         # two sides, in iv and in mp
-    assert abs(enc.lo / largest - 1) < mp.mpf(10) ** -40
-    assert abs(enc.hi - enc.lo - 2) < mp.mpf(10) ** -40
-    assert abs(plain / largest - 1) < mp.mpf(10) ** -40
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums._CACHE.clear()
+    test_piece_sums_against_every_term(F(1, 50), 4000, 1999)
+    assert calls[0] == (1980, 1980) and len(calls) > 3 and calls[-1][0] < calls[-2][0]
 
 
 @covers("KOV15:Thm3.3-delta")
 def test_each_side_stops_long_before_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """k = 10**6, eps = 0.1, eps_g = 0: the last term (k/2 - 1) lies 50 standard deviations
-    above the largest weight; both sides stop with a bound, after a few thousand terms
-    (k/2 = 5 * 10**5)."""
-    real, stops, calls = kov15._negligible, [], []
+    above the largest weight; both sides stop with a bound, a few thousand terms out
+    (k/2 = 5 * 10**5), and the value agrees with scipy."""
+    calls: list[tuple[int, int, int]] = []
+    real = kov15_sums._ratios
 
-    def counted(weight: object, r: object, total: object, bits: int) -> object:
-        got = real(weight, r, total, bits)       # type: ignore[arg-type]
-        calls.append(got)
-        return got
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append((top, low, high))
+        return real(ctx, k, top, low, high)
 
-    monkeypatch.setattr(kov15, "_negligible", counted)
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums._CACHE.clear()
     enc = optimal_delta.certified(eps="0.1", k=10**6, eps_g=0)
-    stops = [c for c in calls if c is not None]
-    assert len(stops) == 2 and len(calls) < 20_000 // kov15._CHECK_EVERY
+    assert len(calls) == 1
+    top, low, high = calls[0]
+    assert 0 < low < top < high < 10**6 // 2 - 1 and high - low < 20_000
     assert abs(float(enc.lo) / _scipy_delta(0.1, 10**6, 0) - 1) < 1e-9
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize("shift", [-3, -1, 1, 4])
+def test_the_inverse_sums_one_piece_once(monkeypatch: pytest.MonkeyPatch, shift: int) -> None:
+    """The solver and the certificate's evaluations share one computation of the sums
+    (k = 10**4, delta_g = 1e-6); a float guess of the piece off by a few is corrected by the
+    solver, at the cost of a sum per step, to the same certified answer."""
+    calls: list[int] = []
+    real_ratios, real_piece = kov15_sums._ratios, kov15.float_piece
+
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append(top)
+        return real_ratios(ctx, k, top, low, high)
+
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums._CACHE.clear()
+    cert = optimal_epsilon(eps="0.01", k=10**4, delta_g="1e-6")
+    assert len(calls) == 1 and cert.holds
+    monkeypatch.setattr(kov15, "float_piece", lambda *a: real_piece(*a) + shift)
+    calls.clear()
+    kov15_sums._CACHE.clear()
+    moved = optimal_epsilon(eps="0.01", k=10**4, delta_g="1e-6")
+    assert len(calls) == abs(shift) + 1
+    assert (moved.lo, moved.value, moved.hi) == (cert.lo, cert.value, cert.hi)
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("eps", "k", "target"), [
+    (F(1, 50), 4000, F(1, 10**6)), (F(1, 100), 3000, F(1, 10**3)), (F(1, 2), 100, F(3, 5)),
+    (F(1, 10**6), 1000, F(1, 10**4)), (F(5), 20, F(1, 10**30)), (F(1, 10), 3, F(1, 2))])
+def test_float_piece_is_the_root_s_piece(eps: Fraction, k: int, target: Fraction) -> None:
+    """The float walk's piece ``m`` is the exact one: ``D_m < t <= D_(m+1)`` (arb, every
+    term), or the last piece when even ``D`` at eps_g = 0 is below ``t``."""
+    with mp.workdps(30):
+        m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, target))
+    last = (k + 1) // 2 - 1
+    (below, _), _ = _arb_piece(eps, k, m, 200)
+    assert below < target
+    if m < last:
+        (above, _), _ = _arb_piece(eps, k, m + 1, 200)
+        assert target <= above
+
+
+@covers("KOV15:Thm3.3-delta")
+def test_rest_bound() -> None:
+    """``w r / (1 - r)`` on each side left out, from the weight at the side's end and the
+    ratio of the next weight to it; None where a ratio may reach 1; 0 where nothing is
+    left out."""
+    with working(iv):
+        one, half = iv.mpf(1), iv.mpf(1) / 2   # e^-eps and e^eps both 1/2: exact ratios
+        tight = 1 + mp.mpf(2) ** (8 - iv.prec)
+
+        def bound(*args: Any) -> Any:
+            return kov15_sums._rest(iv, *args, one, 4 * one, half, half)
+
+        # down from low = 2: r = 2 (1/2) / 9 = 1/9, bound 1/8; up from high = 4 (m = 5):
+        # r = 6 (1/2) / 5 = 3/5, bound 4 (3/5) / (2/5) = 6
+        for args, exact_bound in (((10, 5, 2, 5), F(1, 8)), ((10, 5, 0, 4), F(6)),
+                                  ((10, 5, 2, 4), F(49, 8)), ((10, 5, 0, 5), F(0))):
+            got = bound(*args)
+            assert frac(got) >= exact_bound and got <= to_ctx(mp, exact_bound) * tight
+        # up from high = 1: r = 9 (1/2) / 2 > 1; down from low = 7 with e^eps = 2: r = 14/4
+        assert bound(10, 5, 0, 1) is None
+        assert kov15_sums._rest(iv, 10, 9, 7, 9, one, one, half, 2 * one) is None
 
 
 @covers("KOV15:Thm3.3", "KOV15:Thm3.3-delta", "KOV15:Thm3.3-grid")
@@ -289,7 +363,7 @@ def test_log_binomial_encloses_arbs_log_gamma(k: int, j: int) -> None:
     finally:
         flint.ctx.prec = old
     with working(iv):
-        enc = endpoints(kov15.log_binomial(iv, k, j))
+        enc = endpoints(kov15_sums.log_binomial(iv, k, j))
         bits = iv.prec
     lo, hi = frac(enc.lo), frac(enc.hi)
     assert lo <= a_lo and a_hi <= hi

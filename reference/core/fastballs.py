@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-from flint import arb, ctx, fmpq
+from flint import arb, arb_poly, ctx, fmpq
 from mpmath import mp
 
 from reference.core import numeric
@@ -137,6 +137,11 @@ class FastBalls:
         for t in terms:
             total += self.mpf(t)
         return total
+
+    def polyval(self, coeffs: list[Any], x: Arb) -> Arb:
+        """``sum coeffs[i] x^(n-1-i)``, the highest degree first (as mpmath's ``polyval``):
+        Arb's polynomial evaluation, in C."""
+        return arb_poly([self.mpf(c) for c in reversed(coeffs)])(self.mpf(x))
 
     def exp(self, x: Arb) -> Arb:
         return self.mpf(x).exp()

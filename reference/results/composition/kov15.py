@@ -29,27 +29,23 @@ from reference.core.numeric import (
     expm1,
     extra_bits,
     get_dps,
-    is_interval,
     log,
     log1p,
     to_ctx,
     working,
 )
 from reference.core.params import count, nonneg, unit_closed_open, unit_open
+from reference.results.composition.kov15_sums import float_piece, piece_sums
 
-#: Largest k accepted, for time.  The sums run outward from their largest term and stop
-#: where the rest is below the working precision (about ``sqrt(k bits)`` terms, not
-#: ``k/2``), certified on Arb's balls.  Measured at 50 digits, 2 cores, eps = 0.01: the
-#: certified forward takes 0.01 s at k = 10**5, 0.04 s at 10**6, 0.2 s at 10**7, and the
-#: certified inverse at delta_g = 1e-6 0.03 s, 0.05-0.08 s, 0.2 s (0.25 s at eps = 1e-6,
-#: 0.4 s at delta_g = 0.999999, where the answer lies far above the largest term).
+#: Largest k accepted, for time.  On each piece the sum is two polynomials summed outward
+#: from the largest weight until the rest is below the working precision (about
+#: ``sqrt(k bits)`` terms, not ``k/2``; :mod:`kov15_sums`), certified on Arb's balls, and an
+#: inverse's solver and certificate share that one computation.  Measured at 50 digits,
+#: 2 cores, eps = 0.01: the certified forward near delta = 1e-6 takes 2 ms at k = 10**5,
+#: 10 ms at 10**6, 30 ms at 10**7, and the certified inverse at delta_g = 1e-6 about 1 ms,
+#: 2-7 ms, 4-20 ms (23 ms at eps = 1e-6, 0.17 s at delta_g = 0.999999, where the answer
+#: lies far above the largest term).
 MAX_ROUNDS = 10**7
-#: Terms with ``e^(-gap) > 1 - 2**-_KINK_BITS`` use expm1; the others lose at most
-#: ``_KINK_BITS`` bits in ``1 - e^(-gap)``, paid for by as many guard bits.
-_KINK_BITS = 16
-#: How often (in terms) the outward sums test whether the rest is negligible.
-_CHECK_EVERY = 64
-
 #: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
 _EXACT_BITS = 2 * 10**6
 #: Smallest ``prod (1-delta_i)^powers`` (as a power of 2) an inverse is certified for.  The
@@ -63,10 +59,11 @@ _FLOOR_BITS = 300
 
 
 def _guard(ctx: Ctx, k: int, eps: MPF) -> contextlib.AbstractContextManager[None]:
-    """Extra bits for the length-k recurrences and the cancellations of a small eps."""
+    """Extra bits for the long sums and the cancellation in ``D_m`` (at most ``log2(k+1)
+    + log2(1 / (1 - e^(-2 eps)))`` bits, :func:`kov15_sums.piece_sums`) of a small eps."""
     size = endpoints(eps).hi
     small = max(0, -int(mp.mag(size))) if size > 0 else 0
-    return extra_bits(ctx, 24 + _KINK_BITS + 2 * k.bit_length() + small)
+    return extra_bits(ctx, 40 + 2 * k.bit_length() + small)
 
 
 def log_keep(ctx: Ctx, delta: MPF, keep: MPF) -> MPF:
@@ -109,73 +106,6 @@ def leak(ctx: Ctx, log_all: MPF) -> MPF:
     return -expm1(ctx, log_all)
 
 
-def log_binomial(ctx: Ctx, k: int, j: int) -> MPF:
-    """``log C(k, j)`` from log-gamma (rigorous in ``iv``)."""
-    return ctx.loggamma(ctx.mpf(k + 1)) - ctx.loggamma(ctx.mpf(j + 1)) \
-        - ctx.loggamma(ctx.mpf(k - j + 1))
-
-
-def _largest_weight(k: int, eps: MPF) -> int:
-    """An index near the largest weight ``C(k,j) p^(k-j) (1-p)^j``, ``(k+1)/(1+e^eps)``
-    rounded down, in floats: the sum is summed outward from it, and any start is correct
-    (only the number of terms depends on it)."""
-    return int((k + 1) / (1 + math.exp(min(float(endpoints(eps).lo), 700.0))))
-
-
-def _negligible(weight: MPF, r: MPF, total: MPF, bits: int) -> MPF | None:
-    """A bound on ``weight (r + r^2 + ...)`` when ``r < 1`` and the bound is below
-    ``2^-bits`` times ``total``, else None.  Summed outward from the largest weight, the
-    ratio of consecutive weights only falls, and each factor ``1 - e^(-gap)`` is at most 1,
-    so the terms left out add up to at most this."""
-    ratio = endpoints(r).hi
-    if not ratio < 1:
-        return None
-    bound = endpoints(weight * r / (1 - r)).hi
-    return bound if bound <= mp.ldexp(endpoints(total).lo, -bits) else None
-
-
-def _pure_sum(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, last: int, last_gap: MPF,
-              bits: int) -> MPF:
-    """KOV15 Theorem 3.3's sum ``sum_{j <= last} C(k,j) p^(k-j) (1-p)^j (1 - e^(-gap_j))``,
-    ``gap_j = (k-2j) eps - eps_g``, from the largest weight outward (down to 0, up to
-    ``last``); each side stops once what it leaves out is below ``2^-bits`` of the sum (the
-    working precision, without the recurrences' guard bits); an interval context adds that
-    rest as ``[0, bound]``.  About ``sqrt(k bits)`` terms instead of ``k/2``: 6600 at
-    k = 10**6, eps = 0.01, eps_g = 97.5 (delta near 1e-6) and 203 bits."""
-    if last < 0:
-        return ctx.zero
-    ratio, inverse_ratio = exp(ctx, -eps), exp(ctx, eps)        # (1-p)/p and p/(1-p)
-    shrink, eps_low = exp(ctx, -2 * eps), float(endpoints(eps).lo)
-    start = min(last, _largest_weight(k, eps))
-    first = exp(ctx, log_binomial(ctx, k, start) - k * log1p(ctx, ratio) - start * eps)
-
-    def term(j: int, weight: MPF, shortfall: MPF) -> MPF:
-        # gap_j > 2 (last - j) eps: at least 2^-15, so 1 - e^(-gap_j) > 2^-16 loses at most
-        # _KINK_BITS bits (either form is rigorous; floats only choose between them)
-        if (last - j) * eps_low >= 2.0 ** -(_KINK_BITS + 1):
-            return weight * (1 - shortfall)
-        gap = last_gap if j == last else (k - 2 * j) * eps - eps_g
-        return weight * -expm1(ctx, -gap)   # near a kink: no cancellation
-
-    first_shortfall = exp(ctx, -(last_gap if start == last else (k - 2 * start) * eps - eps_g))
-    total = term(start, first, first_shortfall)
-    rest = ctx.zero
-    for step, bound in ((-1, 0), (1, last)):
-        weight, shortfall, j = first, first_shortfall, start
-        while j != bound:
-            # ratio of the next weight to this one
-            r = (j * inverse_ratio / (k - j + 1) if step < 0 else (k - j) * ratio / (j + 1))
-            if (j - start) % _CHECK_EVERY == 0:
-                left_out = _negligible(weight, r, total, bits)
-                if left_out is not None:
-                    rest += ctx.mpf((0, left_out)) if is_interval(ctx) else ctx.zero
-                    break
-            weight, j = weight * r, j + step
-            shortfall = shortfall * shrink if step < 0 else shortfall / shrink
-            total += term(j, weight, shortfall)
-    return total + rest
-
-
 def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     """``prepare`` hook, from the exact inputs (lifted with them): the complement ``keep =
     1 - delta``; ``last``, the largest ``j`` with a positive gap ``(k - 2j) eps - eps_g``
@@ -204,7 +134,7 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. The sum runs outward "
               "from its largest term with a bound on the rest (about sqrt(k bits) terms); k "
-              "is limited to 10**7 for time (0.2 s certified there, on Arb's balls).")
+              "is limited to 10**7 for time (0.03 s certified there, on Arb's balls).")
 def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF, last: int,
                   last_gap: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.
@@ -224,9 +154,12 @@ def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF,
     >>> print(mpmath.nstr(optimal_delta(eps="0.001", k=500, eps_g="0.1"), 2))  # LEC11 N7
     1.7e-8
     """
-    bits = ctx.prec     # the working precision: where the sum may stop
+    bits = ctx.prec     # the working precision: where the sums may stop
     with _guard(ctx, k, eps):
-        total = _pure_sum(ctx, eps, k, eps_g, last, last_gap, bits)
+        total = ctx.zero
+        if last >= 0:       # on the piece of ``last``: D + (1 - e^-g) T, g = last_gap
+            below, at_last = piece_sums(ctx, eps, k, last, bits)
+            total = below - expm1(ctx, -last_gap) * at_last
         return with_leak(ctx, k * log_keep(ctx, delta, keep), total)
 
 
@@ -310,34 +243,6 @@ def _floor_check(values: Mapping[str, Any], where: str) -> None:
     check_above_floor(values["delta_g"], [values["delta"]], values["k"], where, "1-(1-delta)^k")
 
 
-def _first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
-    """Where the solver's walk over the pieces starts: the largest ``m`` up to the largest
-    weight with ``k w_m < 2^-(bits+8) target`` (``w_m = C(k,m) p^(k-m) (1-p)^m``, in
-    floats), 0 if none.  The weights rise up to the largest, so the pieces before ``m``
-    hold less than ``k w_m``: the solver's point moves by a fraction ``2^-bits`` of the
-    target; the certificate, from the forward sum and its own bound, is unaffected.
-    Starting at 0 the walk took ``k/2`` steps where about ``sqrt(k bits)`` matter."""
-    if not target > 0:
-        return 0
-    x = float(endpoints(eps).lo)
-    limit = float(mp.log(endpoints(target).lo)) - (bits + 8) * math.log(2) - math.log(k)
-    lo, hi = 0, min(_largest_weight(k, eps), (k - 1) // 2)
-
-    def log_weight(m: int) -> float:
-        return (math.lgamma(k + 1) - math.lgamma(m + 1) - math.lgamma(k - m + 1)
-                - k * math.log1p(math.exp(-x)) - m * x)
-
-    if log_weight(lo) >= limit:
-        return 0
-    while lo < hi:                      # log_weight(lo) < limit throughout
-        mid = (lo + hi + 1) // 2
-        if log_weight(mid) < limit:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 @inverse("KOV15:Thm3.3", title="Optimal composed epsilon for a target delta",
          statement=r"\varepsilon_g^\star=\min\{\varepsilon_g\ge0:\ \delta_{\rm opt}"
                    r"(\varepsilon_g)\le\delta_g\}",
@@ -353,9 +258,11 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
     """Smallest ``eps_g`` at which k-fold (eps, delta)-DP composition is (eps_g, delta_g)-DP.
 
     Kairouz–Oh–Viswanath (2015) Thm 3.3 inverted in ``eps_g``.  On each piece
-    ``(k-2m-2)eps <= eps_g <= (k-2m)eps`` the forward sum is ``A_m - e^eps_g B_m`` with
-    ``A_m, B_m`` partial binomial sums, so the root is ``log((A_m - t)/B_m)`` on the first
-    piece whose left end reaches the target ``t``.  Domain: ``eps >= 0``,
+    ``(k-2m-2)eps <= eps_g <= (k-2m)eps`` the forward sum is ``D_m + (1 - e^-g) T_m``,
+    ``g = (k-2m) eps - eps_g`` (:mod:`kov15_sums`), so the root is ``log((D_m + T_m - t) /
+    T_m) + (k-2m) eps`` on the piece with ``D_m < t <= D_(m+1)``, which floats find (a
+    walk over the pieces) and the two sums check (a step to a neighbour where they
+    disagree); the certificate then reuses the sums of that piece.  Domain: ``eps >= 0``,
     ``1 <= k <= 10**7``, ``delta in [0, 1)``, ``1-(1-delta)^k < delta_g < 1``.
 
     >>> import mpmath
@@ -365,24 +272,23 @@ def optimal_epsilon(ctx: Ctx, eps: MPF, k: int, delta_g: MPF, delta: MPF) -> MPF
     >>> cert.holds
     True
     """
-    bits = ctx.prec     # the working precision: where the walk may start
+    bits = ctx.prec     # the working precision: where the sums may stop
     with _guard(ctx, k, eps):
         if not eps > 0:
             return ctx.zero
         log_all = k * log1p(ctx, -delta)
         target = (delta_g + expm1(ctx, log_all)) / exp(ctx, log_all)  # the RR^k part
-        ratio, shrink = exp(ctx, -eps), exp(ctx, -2 * eps)
-        first = _first_piece(k, eps, target, bits)
-        # w_m = C(k,m) p^(k-m) (1-p)^m; heads = A_m = sum_{j<=m} w_j and tails = T_m =
-        # sum_{j<=m} w_j e^(-2(m-j) eps), so that B_m = e^(-(k-2m) eps) T_m
-        weight = exp(ctx, log_binomial(ctx, k, first) - k * log1p(ctx, ratio) - first * eps)
-        heads, tails = ctx.zero, ctx.zero
-        for m in range(first, (k + 1) // 2):
-            heads += weight
-            tails = tails * shrink + weight
-            # e^(left end) B_m: the left end of piece m is (k-2m-2) eps, or 0 when k-2m = 1
-            at_left = heads - tails * (shrink if k - 2 * m >= 2 else ratio)
-            if at_left >= target:
-                return log(ctx, (heads - target) / tails) + (k - 2 * m) * eps
-            weight = weight * ((k - m) * ratio) / (m + 1)
-        return ctx.zero
+        last, goal = (k + 1) // 2 - 1, endpoints(target).mid
+        m, seen = float_piece(k, eps, target), set()
+        while True:     # the piece with D_m < target <= D_(m+1), decided on midpoints
+            below, at_m = piece_sums(ctx, eps, k, m, bits)
+            left = below - expm1(ctx, -min(2, k - 2 * m) * eps) * at_m     # D_(m+1)
+            seen.add(m)
+            step = -1 if m > 0 and endpoints(below).mid >= goal else \
+                1 if m < last and endpoints(left).mid < goal else 0
+            if step == 0 or m + step in seen or len(seen) > 8:   # the certificate decides
+                break
+            m += step
+        if endpoints(left).mid < goal:  # delta(0) is below the target
+            return ctx.zero
+        return log(ctx, (below + at_m - target) / at_m) + (k - 2 * m) * eps

@@ -1,0 +1,206 @@
+"""The binomial sums of KOV15 Theorem 3.3, one piece at a time, as two polynomials.
+
+Kairouz–Oh–Viswanath (2015) Theorem 3.3: with ``w_j = C(k,j) p^(k-j) (1-p)^j``,
+``p = e^eps / (1 + e^eps)``, the delta of k-fold ``RR_eps`` at ``eps_g`` is
+``sum_j w_j [1 - e^(eps_g - (k-2j) eps)]_+``.  On the piece ``(k-2m-2) eps <= eps_g <=
+(k-2m) eps`` exactly the terms ``j <= m`` count, and with ``g = (k-2m) eps - eps_g`` the sum
+is ``D_m + (1 - e^-g) T_m``, where
+
+    D_m = sum_{j<=m} w_j (1 - e^(-2(m-j) eps)),    T_m = sum_{j<=m} w_j e^(-2(m-j) eps)
+
+(every term's factor splits as ``1 - e^(-2(m-j) eps) e^-g``).  Neither depends on ``eps_g``:
+the forward value anywhere on the piece and the inverse's root on it
+(``log((D_m + T_m - t) / T_m) + (k-2m) eps``) come from the same two numbers, so the
+inverse's solver and the evaluations of its certificate share one computation
+(:func:`piece_sums` keeps the last few).
+
+The sums run outward from the largest weight: ``w_(top-i) = w_top c_i e^(i eps)`` with the
+rational ``c_i = C(k, top-i) / C(k, top)`` (and alike upward), so ``sum w_j`` and ``sum w_j
+e^(-2(m-j) eps)`` are two polynomials in the ``c_i`` evaluated at ``e^eps`` and ``e^-eps``
+(Arb evaluates them in C on balls: two operations per term in Python).  Each side stops
+where the geometric bound on what is left out (the ratio of consecutive weights only falls
+going outward) is below ``2^-bits`` of ``D_m``; floats choose where, an interval context
+checks the bound and adds it as ``[0, bound]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from typing import Any
+
+from mpmath import mp
+
+from reference.core.numeric import MPF, Ctx, endpoints, exp, is_interval, log1p
+
+#: How many pieces' sums are kept (an inverse uses one or two).
+_KEEP = 8
+_CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
+
+
+def log_binomial(ctx: Ctx, k: int, j: int) -> MPF:
+    """``log C(k, j)`` from log-gamma (rigorous in ``iv``)."""
+    return ctx.loggamma(ctx.mpf(k + 1)) - ctx.loggamma(ctx.mpf(j + 1)) \
+        - ctx.loggamma(ctx.mpf(k - j + 1))
+
+
+def largest_weight(k: int, eps: MPF) -> int:
+    """An index near the largest weight ``C(k,j) p^(k-j) (1-p)^j``, ``(k+1)/(1+e^eps)``
+    rounded down, in floats: the sums run outward from it, and any start is correct
+    (only the number of terms depends on it)."""
+    return int((k + 1) / (1 + math.exp(min(float(endpoints(eps).lo), 700.0))))
+
+
+def log_weight(k: int, j: int, x: float) -> float:
+    """``log w_j`` in floats at ``eps = x``."""
+    return (math.lgamma(k + 1) - math.lgamma(j + 1) - math.lgamma(k - j + 1)
+            - k * math.log1p(math.exp(-x)) - j * x)
+
+
+def first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
+    """The largest ``m`` up to the largest weight with ``k w_m < 2^-(bits+8) target`` (in
+    floats), 0 if none: the weights rise up to the largest, so the terms before ``m`` hold
+    less than ``k w_m``, a ``2^-bits`` part of the target."""
+    if not target > 0:
+        return 0
+    x = float(endpoints(eps).lo)
+    limit = float(mp.log(endpoints(target).lo)) - (bits + 8) * math.log(2) - math.log(k)
+    lo, hi = 0, min(largest_weight(k, eps), (k - 1) // 2)
+    if log_weight(k, lo, x) >= limit:
+        return 0
+    while lo < hi:                      # log_weight(lo) < limit throughout
+        mid = (lo + hi + 1) // 2
+        if log_weight(k, mid, x) < limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def float_piece(k: int, eps: MPF, target: MPF) -> int:
+    """The piece ``m`` whose interval holds the root of ``delta(eps_g) = target``, in floats
+    (a guess; the solver checks it): the first ``m`` with ``D_(m+1) = D_m + (1 - e^(-2 eps))
+    T_m >= target`` (``D_(m+1)`` is the delta at the piece's left end), walking up from
+    :func:`first_piece` with weights relative to its own; the last piece if none."""
+    last = (k + 1) // 2 - 1
+    x = float(endpoints(eps).lo)
+    start = first_piece(k, eps, target, 40)
+    goal = math.exp(min(float(mp.log(endpoints(target).mid)) - log_weight(k, start, x), 700.0))
+    shrink, rise, ratio = math.exp(-2 * x), -math.expm1(-2 * x), math.exp(-x)
+    weight, d_sum, t_sum = 1.0, 0.0, 0.0
+    for m in range(start, last + 1):
+        t_sum = t_sum * shrink + weight
+        if d_sum - math.expm1(-x * min(2, k - 2 * m)) * t_sum >= goal:
+            return m
+        d_sum += rise * t_sum
+        weight *= (k - m) * ratio / (m + 1)
+    return last
+
+
+def _key(x: MPF) -> tuple[Any, ...]:
+    ends = endpoints(x)
+    return ends.lo._mpf_, ends.hi._mpf_
+
+
+def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]:
+    """``(D_m, T_m)`` (module doc) in ``ctx`` for ``0 <= m < k/2``, what is left out below
+    ``2^-bits`` of ``D_m`` (in an interval context, added as ``[0, bound]`` to both).
+
+    ``D_m = W - T_m`` with ``W = sum_{j<=m} w_j``: at most ``log2((k+1) / (1 - e^(-2 eps)))``
+    bits cancel (``D_m >= (1 - e^(-2 eps)) (W - w_m)`` and ``w_m <= k w_(m-1)``), which
+    the caller's guard bits cover; ``D_0 = 0`` exactly."""
+    key = (id(ctx), ctx.prec, bits, k, m, _key(eps))
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    x = max(float(endpoints(eps).lo), 1e-300)   # floats only choose where to stop
+    top = min(m, largest_weight(k, eps))
+    below = min(m - 1, top)
+    limit = (log_weight(k, below, x) + math.log(-math.expm1(-2 * x)) if m > 0 else 0.0) \
+        - (bits + 4) * math.log(2)
+    low, high = _down_end(k, top, x, limit), _up_end(k, top, m, x, limit)
+    ratio, grow = exp(ctx, -eps), exp(ctx, eps)
+    w_top = exp(ctx, log_binomial(ctx, k, top) - k * log1p(ctx, ratio) - top * eps)
+    s_top = exp(ctx, -2 * (m - top) * eps)
+    while True:
+        down, up = _ratios(ctx, k, top, low, high)
+        weights = w_top * (ctx.polyval(down[::-1], grow) + ctx.polyval(up[::-1], ratio))
+        t_sum = w_top * s_top * (ctx.polyval(down[::-1], ratio) + ctx.polyval(up[::-1], grow))
+        d_sum = weights - t_sum if m > 0 else ctx.zero
+        if low == 0 and high == m:      # every term summed
+            break
+        rest = _rest(ctx, k, m, low, high, w_top * down[-1] * grow ** (top - low),
+                     w_top * (up[-1] if high > top else 1) * ratio ** (high - top),
+                     ratio, grow)
+        if rest is not None and rest <= mp.ldexp(endpoints(d_sum).lo, -bits):
+            if is_interval(ctx):        # a plain sum leaves it out
+                d_sum, t_sum = d_sum + ctx.mpf((0, rest)), t_sum + ctx.mpf((0, rest))
+            break
+        low, high = max(0, 2 * low - top - 64), min(m, 2 * high - top + 64)  # wider
+    _CACHE[key] = d_sum, t_sum
+    if len(_CACHE) > _KEEP:
+        _CACHE.popitem(last=False)
+    return d_sum, t_sum
+
+
+def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int) -> tuple[list[MPF], list[MPF]]:
+    """``c_i = C(k, top-i) / C(k, top)`` for ``i = 0 .. top-low`` and ``C(k, top+i) /
+    C(k, top)`` for ``i = 0 .. high-top`` (the second list with 0 at ``i = 0``: the largest
+    weight is counted once)."""
+    c, down = ctx.one, [ctx.one]
+    for j in range(top, low, -1):
+        c = c * j / (k - j + 1)
+        down.append(c)
+    c, up = ctx.one, [ctx.zero]
+    for j in range(top + 1, high + 1):
+        c = c * (k - j + 1) / j
+        up.append(c)
+    return down, up
+
+
+def _rest(ctx: Ctx, k: int, m: int, low: int, high: int, w_low: MPF, w_high: MPF,
+          ratio: MPF, grow: MPF) -> Any:
+    """An upper bound (an exact ``mp`` number; in ``mp`` an estimate) on ``sum_{j<low} w_j
+    + sum_{high<j<=m} w_j``: ``w r / (1 - r)`` on each side left out whose ratio ``r`` of
+    the next weight to the last one summed is below 1 (it only falls further out); None if
+    a side's ratio may reach 1."""
+    total = ctx.zero
+    for left_out, w, r in ((low > 0, w_low, low * grow / (k - low + 1)),
+                           (high < m, w_high, (k - high) * ratio / (high + 1))):
+        if left_out:
+            if not endpoints(r).hi < 1:
+                return None
+            total = total + w * r / (1 - r)
+    return endpoints(total).hi
+
+
+def _down_end(k: int, top: int, x: float, limit: float) -> int:
+    """The largest ``j <= top`` where the weights below ``j`` add up to at most ``e^limit``
+    (floats: ``log w_j + log(r / (1 - r)) <= limit``, ``r = j e^x / (k-j+1)``), else 0."""
+    def enough(j: int) -> bool:
+        if j == 0:
+            return True
+        log_r = math.log(j) + x - math.log(k - j + 1)
+        return log_r < 0 and log_weight(k, j, x) + log_r - math.log(-math.expm1(log_r)) <= limit
+
+    lo, hi = 0, top
+    while lo < hi:                      # enough(lo) throughout
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if enough(mid) else (lo, mid - 1)
+    return lo
+
+
+def _up_end(k: int, top: int, m: int, x: float, limit: float) -> int:
+    """The smallest ``j`` in ``[top, m]`` where the weights above ``j`` up to ``m`` add up
+    to at most ``e^limit`` (as :func:`_down_end`, ``r = (k-j) e^-x / (j+1)``), else ``m``."""
+    def enough(j: int) -> bool:
+        if j == m:
+            return True
+        log_r = math.log(k - j) - x - math.log(j + 1)
+        return log_r < 0 and log_weight(k, j, x) + log_r - math.log(-math.expm1(log_r)) <= limit
+
+    lo, hi = top, m
+    while lo < hi:                      # enough(hi) throughout
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid + 1, hi)
+    return lo
