@@ -38,6 +38,11 @@ _KEEP = 8
 _CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
 
 
+def forget() -> None:
+    """Drop the kept sums (a benchmark's timed calls compute from scratch)."""
+    _CACHE.clear()
+
+
 def log_binomial(ctx: Ctx, k: int, j: int) -> MPF:
     """``log C(k, j)`` from log-gamma (rigorous in ``iv``)."""
     return ctx.loggamma(ctx.mpf(k + 1)) - ctx.loggamma(ctx.mpf(j + 1)) \
