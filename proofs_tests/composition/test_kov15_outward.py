@@ -216,6 +216,17 @@ def test_a_stop_too_early_is_widened(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @covers("KOV15:Thm3.3-delta")
+def test_an_upward_stop_at_the_largest_weight_is_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """m = 1999 lies above the largest weight (1980); where floats stop the upward side at
+    the largest weight itself, what is left out above it is bounded from that weight (not
+    from the placeholder 0 of the upward list), so the sums widen and hold the exact ones."""
+    monkeypatch.setattr(kov15_sums, "_up_end", lambda k, top, m, x, limit: top)
+    kov15_sums.forget()
+    test_piece_sums_against_every_term(F(1, 50), 4000, 1999)
+
+
+@covers("KOV15:Thm3.3-delta")
 def test_each_side_stops_long_before_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """k = 10**6, eps = 0.1, eps_g = 0: the last term (k/2 - 1) lies 50 standard deviations
     above the largest weight; both sides stop with a bound, a few thousand terms out
@@ -271,6 +282,7 @@ def test_float_piece_is_the_root_s_piece(eps: Fraction, k: int, target: Fraction
     with mp.workdps(30):
         m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, target))
     last = (k + 1) // 2 - 1
+    assert 0 <= m <= last       # a piece of the domain: (k - 2m - 2) eps <= eps_g, 0 <= eps_g
     (below, _), _ = _arb_piece(eps, k, m, 200)
     assert below < target
     if m < last:
@@ -296,6 +308,11 @@ def test_rest_bound() -> None:
                                   ((10, 5, 2, 4), F(49, 8)), ((10, 5, 0, 5), F(0))):
             got = bound(*args)
             assert frac(got) >= exact_bound and got <= to_ctx(mp, exact_bound) * tight
+        # down from low = 1: r = 1 (1/2) / 10, bound 1/19 (w_0 is left out, not skipped)
+        got = bound(10, 5, 1, 5)
+        assert frac(got) >= F(1, 19) and got <= to_ctx(mp, F(1, 19)) * tight
+        # a ratio of exactly 1 (up from high = 2 at k = 8: 6 (1/2) / 3) bounds nothing
+        assert bound(8, 5, 0, 2) is None
         # up from high = 1: r = 9 (1/2) / 2 > 1; down from low = 7 with e^eps = 2: r = 14/4
         assert bound(10, 5, 0, 1) is None
         assert kov15_sums._rest(iv, 10, 9, 7, 9, one, one, half, 2 * one) is None
