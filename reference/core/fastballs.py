@@ -138,10 +138,9 @@ class FastBalls:
             total += self.mpf(t)
         return total
 
-    def polyval(self, coeffs: list[Any], x: Arb) -> Arb:
-        """``sum coeffs[i] x^(n-1-i)``, the highest degree first (as mpmath's ``polyval``):
-        Arb's polynomial evaluation, in C."""
-        return arb_poly([self.mpf(c) for c in reversed(coeffs)])(self.mpf(x))
+    def poly_eval(self, coeffs: list[Any], x: Arb) -> Arb:
+        """``sum coeffs[i] x^i`` (the constant first): Arb's polynomial evaluation, in C."""
+        return arb_poly([self.mpf(c) for c in coeffs])(self.mpf(x))
 
     def exp(self, x: Arb) -> Arb:
         return self.mpf(x).exp()

@@ -17,7 +17,7 @@ inverse's solver and the evaluations of its certificate share one computation
 The sums run outward from the largest weight: ``w_(top-i) = w_top c_i e^(i eps)`` with the
 rational ``c_i = C(k, top-i) / C(k, top)`` (and alike upward), so ``sum w_j`` and ``sum w_j
 e^(-2(m-j) eps)`` are two polynomials in the ``c_i`` evaluated at ``e^eps`` and ``e^-eps``
-(Arb evaluates them in C on balls: two operations per term in Python).  Each side stops
+(Arb evaluates them in C on balls; Horner's rule in ``mp``/``iv``).  Each side stops
 where the geometric bound on what is left out (the ratio of consecutive weights only falls
 going outward) is below ``2^-bits`` of ``D_m``; floats choose where, an interval context
 checks the bound and adds it as ``[0, bound]``.
@@ -129,8 +129,8 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     s_top = exp(ctx, -2 * (m - top) * eps)
     while True:
         down, up = _ratios(ctx, k, top, low, high)
-        weights = w_top * (ctx.polyval(down[::-1], grow) + ctx.polyval(up[::-1], ratio))
-        t_sum = w_top * s_top * (ctx.polyval(down[::-1], ratio) + ctx.polyval(up[::-1], grow))
+        weights = w_top * (_poly(ctx, down, grow) + _poly(ctx, up, ratio))
+        t_sum = w_top * s_top * (_poly(ctx, down, ratio) + _poly(ctx, up, grow))
         d_sum = weights - t_sum if m > 0 else ctx.zero
         if low == 0 and high == m:      # every term summed
             break
@@ -146,6 +146,17 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     if len(_CACHE) > _KEEP:
         _CACHE.popitem(last=False)
     return d_sum, t_sum
+
+
+def _poly(ctx: Ctx, coeffs: list[MPF], x: MPF) -> MPF:
+    """``sum coeffs[i] x^i``: Arb's evaluation on balls, Horner's rule in ``mp``/``iv``
+    (mpmath's own ``polyval`` takes the highest degree first, deprecated in mpmath 1.4)."""
+    if hasattr(ctx, "poly_eval"):
+        return ctx.poly_eval(coeffs, x)
+    total = ctx.zero
+    for c in reversed(coeffs):
+        total = total * x + c
+    return total
 
 
 def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int) -> tuple[list[MPF], list[MPF]]:
