@@ -28,6 +28,7 @@ from mpmath import iv, mp
 
 from reference.core.errors import DomainError
 from reference.core.mp_exp import exp_or_expm1
+from reference.core.series import series
 
 #: An mpmath number of either context (mpmath ships no type information).
 MPF: TypeAlias = Any
@@ -285,24 +286,11 @@ def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
 # which can exclude the exact value; every module uses these instead of ctx.expm1/log1p.
 
 
-def _taylor(v: MPF, log: bool) -> MPF:
-    """Enclosure of ``log1p(v)`` or ``expm1(v)`` at a point ``0 < |v| < 2**-8``: N terms of
-    the series plus the Lagrange remainder, at most twice the size of the next term."""
-    x = iv.mpf(v)
-    n_terms = (iv.prec + 10) // -int(mp.mag(v)) + 2
-    total, power = iv.zero, iv.one
-    for n in range(1, n_terms + 1):
-        power = power * x if log else power * x / n     # x^n, or x^n/n!
-        total += (-1) ** (n + 1) * power / n if log else power
-    size = 2 * endpoints(abs(power * x / (n_terms + 1))).hi
-    return total + ball(iv, size)
-
-
 def _at_point(v: MPF, log: bool) -> MPF:
     if not v:
         return iv.zero
     if abs(v) < mp.mpf(2) ** -8:
-        return _taylor(v, log)
+        return series(v, log)
     return _fine(mp.log1p if log else mp.expm1, v)
 
 
@@ -311,7 +299,7 @@ def _at_point(v: MPF, log: bool) -> MPF:
 # exact value by an ulp: iv.exp(-1.175494351e-38) at 203 bits gave a point interval (1 - x
 # rounded), random arguments now and then (exp(0.79855) at 100 bits).  Here mpmath only
 # supplies a value FINE_BITS finer than needed, trusted to 2**20 of its own ulps, and the
-# ends are widened by that; near 1 (exp) or 0 (log) _taylor's series with its remainder.
+# ends are widened by that; near 1 (exp) or 0 (log) the series of :mod:`.series`.
 
 #: Extra bits of the mpmath value behind an enclosure end of :func:`exp` and :func:`log`.
 FINE_BITS = 40
@@ -336,7 +324,7 @@ def _exp_point(v: MPF) -> MPF:
     if mpmath.isinf(v) or not v:
         return iv.exp(iv.mpf(v))                       # 0, 1 or inf: exact
     if abs(v) < mp.mpf(2) ** -8:
-        return 1 + _taylor(v, False)
+        return 1 + series(v, False)
     return _fine(mp.exp, v)
 
 
@@ -346,7 +334,7 @@ def _log_point(v: MPF) -> MPF:
     if mp.mpf(0.99) < v < mp.mpf(1.01):   # exponents close: the exact difference is short
         d = _exact_sum(v, -mp.one)
         if abs(d) < mp.mpf(2) ** -8:
-            return _taylor(d, True)
+            return series(d, True)
     return _fine(mp.log, v)
 
 
