@@ -71,7 +71,8 @@ def series(v: Any, log: bool) -> Any:
         raise ValueError(f"the series needs 0 < |v| < 2^-8, got {v}")
     prec = iv.prec
     frac = prec + GUARD
-    terms = frac // -(e + bc) + 1       # |v|^(terms+1) < 2^-frac: the rest is below 2^-frac
+    terms = frac // -(e + bc)           # |v| < 2^(e+bc): |v|^(terms+1) < 2^-frac, the rest
+                                        # below 2 units of 2^-frac
     alternating = bool(sign) != log     # expm1: the signs of v^n; log1p: of (-v)^n
     lo, hi = _sums(man, -e, terms, frac, log, alternating)
     lib = mpmath.libmp
