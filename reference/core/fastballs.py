@@ -132,6 +132,10 @@ class FastBalls:
     def pi(self) -> Arb:
         return arb.pi()
 
+    @property
+    def e(self) -> Arb:
+        return arb.const_e()
+
     def fsum(self, terms: Iterable[Any]) -> Arb:
         total = arb(0)
         for t in terms:

@@ -29,7 +29,7 @@ from reference.results.composition.rruv16 import DPGuarantee, _tanh_half
         status="corrected", probabilistic=True,
         notes="N5 prints ln(1/delta'); the lemma N22 prints ln(1/delta), a typo (undefined "
               "at delta = 0, erratum LEC11:N22). Valid guarantee: the minimum with basic "
-              "composition.")
+              "composition.", balls=True)
 def advanced_composition_tanh(ctx: Ctx, eps: MPF, k: int, delta_prime: MPF, delta: MPF,
                               ) -> DPGuarantee:
     """k-fold composition of (eps, delta)-DP is (eps~, k delta + delta')-DP (tanh mean term).

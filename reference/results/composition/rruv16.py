@@ -72,7 +72,8 @@ def basic_composition(ctx: Ctx, eps: list[MPF], delta: list[MPF]) -> DPGuarantee
         probabilistic=True,
         notes="As printed (Dwork–Rothblum–Vadhan 2010). The mean term eps(e^eps-1) is "
               "looser than eps*tanh(eps/2) of LEC11:AdvComp; either may exceed basic "
-              "composition k*eps (e.g. k=1), and the valid guarantee is the smaller one.")
+              "composition k*eps (e.g. k=1), and the valid guarantee is the smaller one.",
+        balls=True)
 def advanced_composition(ctx: Ctx, eps: MPF, k: int, delta_hat: MPF, delta: MPF,
                          ) -> DPGuarantee:
     """k-fold adaptive composition of (eps, delta)-DP is (eps_g, k delta + delta_hat)-DP.
@@ -103,7 +104,7 @@ def advanced_composition(ctx: Ctx, eps: MPF, k: int, delta_hat: MPF, delta: MPF,
         notes="Footnote 2 states only that eps*sqrt(k) becomes sqrt(sum eps_i^2); the mean "
               "term sum eps_i(e^eps_i - 1) is the natural generalisation of Thm 2.10 (the "
               "Azuma step with per-round range eps_i and mean <= eps_i(e^eps_i - 1)). "
-              "Checked against exact enumeration of heterogeneous randomized response.")
+              "Checked against exact enumeration of heterogeneous randomized response.", balls=True)
 def advanced_composition_heterogeneous(ctx: Ctx, eps: list[MPF], delta_hat: MPF,
                                        delta: list[MPF]) -> DPGuarantee:
     """Composition of (eps_i, delta_i)-DP with parameters fixed in advance.

@@ -62,7 +62,7 @@ def self_normalized(ctx: Ctx, U2: MPF, x: MPF, log_inv_delta: MPF) -> MPF:
         params=[nonneg("B2", "1", "B^2 (B > 0 in the source; 0 allowed as a limit)"),
                 positive("beta", "1", "the free parameter beta > 0"),
                 unit_open("delta", "0.1", "tail probability, at most 1/e")],
-        probabilistic=True, precondition=inv_e_precondition("delta"))
+        probabilistic=True, precondition=inv_e_precondition("delta"), balls=True)
 def self_normalized_threshold(ctx: Ctx, B2: MPF, beta: MPF, delta: MPF) -> MPF:
     """Threshold that ``|A|`` exceeds with probability at most ``delta`` under (2).
 
@@ -86,7 +86,7 @@ def self_normalized_threshold(ctx: Ctx, B2: MPF, beta: MPF, delta: MPF) -> MPF:
                 Param("t", "real", lo=_ONE, example="10", doc="window ratio, t >= 1")],
         probabilistic=True,
         notes="Footnote 5: the source [2] prints sqrt(B); RRUV16 states the corrected B. "
-              "The bound does not depend on c > 0.")
+              "The bound does not depend on c > 0.", balls=True)
 def window_tail(ctx: Ctx, s: MPF, t: MPF) -> MPF:
     """``2 sqrt(e) (1 + 2 s log t) e^{-s^2/2}``: bound on ``P[|A| >= s B, c <= B <= t c]``.
 
@@ -126,7 +126,7 @@ def range_sum(ctx: Ctx, width: list[MPF]) -> RangeSum:
                   r"+1))\log(1/\delta)}\Big]\le\delta",
         params=[nonneg("U2", "0.4", "U_k^2 of (4)"), positive("x", "0.1", "fixed x > 0"),
                 unit_open("delta", "0.0005", "tail probability, at most 1/e")],
-        probabilistic=True, precondition=inv_e_precondition("delta"))
+        probabilistic=True, precondition=inv_e_precondition("delta"), balls=True)
 def martingale_threshold(ctx: Ctx, U2: MPF, x: MPF, delta: MPF) -> MPF:
     """Threshold that ``|M_k|`` exceeds with probability at most ``delta``.
 
@@ -153,7 +153,7 @@ def martingale_threshold(ctx: Ctx, U2: MPF, x: MPF, delta: MPF) -> MPF:
         probabilistic=True,
         notes="The proof uses max x log(1/x) = 1/e <= 0.37. It is Theorem 4.2 at "
               "s = sqrt(2 log(1/beta)), which needs beta <= e^-1/2; above that the bound "
-              "exceeds 2 and holds trivially.")
+              "exceeds 2 and holds trivially.", balls=True)
 def window_bound(ctx: Ctx, beta: MPF, t: MPF, U2: MPF) -> WindowBound:
     """``2 sqrt(e) (beta + 2 log(t) sqrt(0.74 beta))`` and the threshold it bounds.
 

@@ -46,7 +46,7 @@ def rr_renyi_formula(ctx: Ctx, e: MPF, t: MPF) -> MPF:
         params=[nonneg("eps", "1", "pure-DP epsilon of RR"),
                 Param("alpha", "real", lo=Fraction(1),
                       lo_open=True, example="2", doc="Rényi order > 1")],
-        exact_inputs=True)
+        exact_inputs=True, balls=True)
 def rr_renyi(ctx: Ctx, eps: Fraction, alpha: Fraction) -> MPF:
     """Order-``alpha`` Rényi divergence between ``RR_eps(0)`` and ``RR_eps(1)``.
 

@@ -100,7 +100,7 @@ def _times(example: str) -> Param:
                 probabilistic=True,
                 notes="Condition (3) (each round's smallest time t_min has 1/(2 t_min) within "
                       "the remaining budget) is enforced by the round-by-round object; here "
-                      "the realised spend must not exceed rho. N may be infinite.")
+                      "the realised spend must not exceed rho. N may be infinite.", balls=True)
 def brownian_filter(ctx: Ctx, t: list[MPF], rho: MPF, delta: MPF,
                     halt: bool) -> BrownianFilterDecision:
     """The Brownian filter's guarantee, its spend ``sum 1/(2 t_i)`` and HALT iff spent ``= rho``.
@@ -150,7 +150,7 @@ def _unified(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], rho: M
                 notes="The proof (with its slips fixed: errata RSWR23:Thm6-proof-zcdp-step, "
                       "RSWR23:Thm6-eq10) gives delta-approximate rho-zCDP, hence Lemma 2.3's "
                       "constant 2 sqrt(rho log(1/delta'')); the printed 2 sqrt(2 rho ...) is "
-                      "RSWR23:Thm6-printed (erratum RSWR23:Thm6-constant).")
+                      "RSWR23:Thm6-printed (erratum RSWR23:Thm6-constant).", balls=True)
 def unified_filter(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], rho: MPF,
                    delta: MPF, delta_pp: MPF, halt: bool) -> UnifiedDecision:
     """Theorem 6's guarantee ``(rho + 2 sqrt(rho log(1/delta'')), delta + delta'')``, the
@@ -187,7 +187,7 @@ def unified_filter(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF], 
                 params=_UNIFIED_PARAMS, prepare=_unified_decide, precondition=_UNIFIED_PRE,
                 probabilistic=True,
                 notes="As printed: valid (it exceeds RSWR23:Thm6's epsilon) but loose, and "
-                      "inconsistent with the §7 budget 2.705.")
+                      "inconsistent with the §7 budget 2.705.", balls=True)
 def unified_filter_printed(ctx: Ctx, rho_z: list[MPF], deltas: list[MPF], t: list[MPF],
                            rho: MPF, delta: MPF, delta_pp: MPF, halt: bool) -> UnifiedDecision:
     """RSWR23 Theorem 6 as printed: epsilon ``rho + 2 sqrt(2 rho log(1/delta''))``.

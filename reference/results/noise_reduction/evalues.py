@@ -83,7 +83,7 @@ def backward_martingale(ctx: Ctx, lam: MPF, b: MPF, t: MPF) -> MPF:
                 _times("tau", "1,2", "stopped times tau_s")],
         precondition=all_of(equal_lengths("b", "tau"), max_length("b", MAX_DIM),
                             _exponent_limit),
-        probabilistic=True)
+        probabilistic=True, balls=True)
 def product_evalue(ctx: Ctx, lam: MPF, b: list[MPF], tau: list[MPF]) -> MPF:
     """The product e-process ``E_m`` of RSWR23 eq. (2) after ``m = len(b)`` mechanisms.
 
@@ -110,7 +110,7 @@ def product_evalue(ctx: Ctx, lam: MPF, b: list[MPF], tau: list[MPF]) -> MPF:
         precondition=max_length("t", MAX_DIM), status="corrected", probabilistic=True,
         notes="Printed without the drift sum 1/(2 t_i): false (erratum RSWR23:Thm5, exact "
               "counterexample 0.958 vs delta = 0.05). For one mechanism this is "
-              "psi^C_gamma(t) = psi^M_{gamma t^2}(t).")
+              "psi^C_gamma(t) = psi^M_{gamma t^2}(t).", balls=True)
 def composed_expost(ctx: Ctx, t: list[MPF], gamma: MPF, delta: MPF) -> MPF:
     """The ex-post bound ``sum 1/(2 t_i) + psi(sum 1/t_i; gamma, delta)`` of adaptively
     composed sensitivity-1 Brownian mechanisms stopped at ``t_1, t_2, ...``.

@@ -112,7 +112,7 @@ def rat_loss_bound(ctx: Ctx, alg_loss: MPF, eps: MPF) -> MPF:
         probabilistic=True,
         notes="Instantiated with the mixture boundary psi^M_rho (WRWR22:Thm3.6-mixture). The "
               "time-uniform boundary holds at RAT's halting round although N is not a "
-              "stopping function of the BM outputs alone.")
+              "stopping function of the BM outputs alone.", balls=True)
 def bm_rat_expost(ctx: Ctx, t: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> ExPost:
     """``(2 psi^M_rho(T_N), delta)``: twice the loss bound of testing on public data.
 

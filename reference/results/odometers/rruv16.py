@@ -101,7 +101,7 @@ def _branch_decide(values: Mapping[str, Any], where: str) -> dict[str, int]:
         probabilistic=True,
         precondition=all_of(inv_e_precondition("delta_g"), max_length("eps", MAX_ROUNDS)),
         notes="x must not depend on the realised epsilons (x = sum eps_i^2 would be "
-              "invalid, by (7)). The proof's 'for any beta > 0' means x.")
+              "invalid, by (7)). The proof's 'for any beta > 0' means x.", balls=True)
 def fixed_x_odometer(ctx: Ctx, eps: list[MPF], x: MPF, delta_g: MPF) -> MPF:
     """Lemma 6.4's odometer value for the realised epsilons.
 
@@ -133,7 +133,7 @@ def fixed_x_odometer(ctx: Ctx, eps: list[MPF], x: MPF, delta_g: MPF) -> MPF:
                 notes="Branch by S = sum eps_i^2, exactly, both ends of [1/n^2, 1] inclusive. "
                       "(12) as stated (log(4 log2(n)/delta_g)); its proof prints "
                       "log(2 log2(n)/delta_g) (erratum RRUV16:Thm6.5-proof12). Natural log; "
-                      "log2 is base 2. Needs n >= 2 (log n > 0).")
+                      "log2 is base 2. Needs n >= 2 (log n > 0).", balls=True)
 def advanced_odometer(ctx: Ctx, eps: list[MPF], n: int, delta_g: MPF,
                       branch: int) -> OdometerValue:
     """Theorem 6.5's odometer value for the realised epsilons, and its branch.
@@ -192,7 +192,7 @@ def order7_scale(ctx: Ctx, S: MPF, n: MPF, delta_g: MPF) -> MPF:
         notes="Equation (7). The two terms only: the theorem is asymptotic and the constants "
               "of its proof (Lemma 6.2's C_alpha, c_alpha; Lemma 6.3's C = C_1/(2 sqrt(C_2)), "
               "N, C_3) are not stated. delta_g in (0, O(1)) is read as (0, 1/e), the "
-              "odometers' range.")
+              "odometers' range.", balls=True)
 def lower_order(ctx: Ctx, eps: list[MPF], n: MPF, delta_g: MPF) -> LowerOrder:
     """The mean and deviation scale of Equation (7), which no valid odometer can reach.
 

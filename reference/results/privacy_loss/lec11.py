@@ -188,7 +188,8 @@ def name_and_shame(ctx: Ctx, delta: MPF) -> FinitePair:
                   r"P_V=\big(\tfrac{1-\delta}{1+e^\varepsilon},"
                   r"\tfrac{(1-\delta)e^\varepsilon}{1+e^\varepsilon},0,\delta\big)",
         params=[nonneg("eps", "0.5"), _DELTA],
-        notes="Outcomes (0, 1, U, V); the same pair as RRUV16:Def2.6 up to relabelling.")
+        notes="Outcomes (0, 1, U, V); the same pair as RRUV16:Def2.6 up to relabelling.",
+        balls=True)
 def leaky_rr(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
     """The LRR pair ``(P_U, P_V)`` over outcomes ``(0, 1, "U", "V")``.
 

@@ -153,7 +153,7 @@ def pointwise_to_indistinguishable(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseG
                   r"\text{-point-wise}",
         params=[positive("eps", "0.1"), _DELTA], status="corrected",
         notes="Printed: (2 eps, 2 delta/(e^eps eps)), false (erratum RRUV16:Lem2.3-ii). "
-              "The corrected delta is sharp; it can exceed 1 (then vacuous).")
+              "The corrected delta is sharp; it can exceed 1 (then vacuous).", balls=True)
 def indistinguishable_to_pointwise(ctx: Ctx, eps: MPF, delta: MPF) -> PointwiseGuarantee:
     """``X ~_{eps, delta} Y`` gives ``(2 eps, delta (1 + e^-2eps)/(1 - e^-eps))``-point-wise.
 
@@ -190,7 +190,7 @@ def printed_pointwise_delta(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
                   r"\mathtt{RR}_{\varepsilon,\delta}(1)=\big(0,\tfrac{1-\delta}{1+e^\varepsilon},"
                   r"\tfrac{(1-\delta)e^\varepsilon}{1+e^\varepsilon},\delta\big)",
         params=[nonneg("eps", "0.5"), _DELTA],
-        notes="Outcomes (0, T, B, 1): T = top, B = bottom; P = RR(0), Q = RR(1).")
+        notes="Outcomes (0, T, B, 1): T = top, B = bottom; P = RR(0), Q = RR(1).", balls=True)
 def randomized_response(ctx: Ctx, eps: MPF, delta: MPF) -> FinitePair:
     """Output laws of ``RR_{eps, delta}(0)`` (``P``) and ``RR_{eps, delta}(1)`` (``Q``).
 

@@ -62,12 +62,12 @@ def label_note(label: Label, detail: str = "") -> str:
 def exact_result(rid: str, *, title: str, kind: ResultKind, statement: str, params: list[Param],
                  status: Status, notes: str, probabilistic: bool = False,
                  precondition: Callable[[Mapping[str, Any], str], None] | None = None,
-                 ) -> Callable[[Callable[..., R]], Result[R]]:
+                 balls: bool = False) -> Callable[[Callable[..., R]], Result[R]]:
     """:func:`reference.core.model.result` with ``exact_inputs=True`` (the formula gets the
     exact ``Fraction`` inputs: the finite q-target oracle decides exact linear programs)."""
     return result(rid, title=title, kind=kind, statement=statement, params=params,
                   status=status, notes=notes, probabilistic=probabilistic,
-                  precondition=precondition, exact_inputs=True)
+                  precondition=precondition, exact_inputs=True, balls=balls)
 
 
 # ---- rational brackets of e^eps ---------------------------------------------------------

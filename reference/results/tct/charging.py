@@ -106,9 +106,9 @@ def chernoff_rate(ctx: Ctx, alpha: MPF) -> MPF:
     ends = endpoints(alpha)
     extra = 20 + (max(0, -2 * int(mpmath.mag(ends.hi))) if ends.hi > 0 else 0)
     with _guard(ctx, 1), extra_bits(ctx, extra):
-        if ctx is not mpmath.iv or ends.lo == ends.hi:
+        if ctx is mpmath.mp or ends.lo == ends.hi:      # a point context, or a point
             return +(alpha - log1p(ctx, alpha))
-        # Increasing: evaluated at alpha's ends ([a,b] - log1p([a,b]) reached below 0 at 1e-300)
+        # Increasing: at alpha's ends (the interval's or ball's: [a,b] - log1p([a,b]) < 0 at 1e-300)
         lo, hi = (ctx.mpf(x) - log1p(ctx, ctx.mpf(x)) for x in (ends.lo, ends.hi))
         return ctx.mpf((endpoints(lo).lo, endpoints(hi).hi))
 
@@ -135,7 +135,7 @@ _LABEL = label_note("reconstructed and numerically verified",
               statement=r"P[\mathrm{Bin}(m,q)\le\tau-1]\le e^{-\tau(\alpha-\ln(1+\alpha))}\le "
                         r"e^{-\alpha^2\tau/(2(1+\alpha))},\ m=\lfloor(1+\alpha)\tau/q\rfloor",
               params=[_Q, _TAU, _ALPHA], status="reconstructed", probabilistic=True,
-              notes=_LABEL)
+              notes=_LABEL, balls=True)
 def tct_tail(ctx: Ctx, q: Fraction, tau: int, alpha: Fraction) -> TailBounds:
     """The tail ``P[NB(tau, q) > m] = P[Bin(m, q) <= tau - 1]`` and its Chernoff bounds.
 
@@ -332,7 +332,7 @@ def tct_simple(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction) 
               probabilistic=True,
               notes=label_note("reconstructed and numerically verified",
                                "Advanced composition [DRV10] of m = floor((1+alpha) tau/q) "
-                               "eps-DP calls; Theorem B.4 with Delta = 0."))
+                               "eps-DP calls; Theorem B.4 with Delta = 0."), balls=True)
 def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: Fraction,
                         delta_star: Fraction) -> TCTBound:
     """Lemma 2.2's alternative: advanced composition of ``floor((1+alpha) tau/q)`` calls.
@@ -368,7 +368,7 @@ def tct_simple_advanced(ctx: Ctx, eps: Fraction, q: Fraction, tau: int, alpha: F
         notes=label_note("reconstructed and numerically verified",
                          "Coefficients at alpha = 0.5, 1, 2: 12, 4, 1.5 (simplified) and "
                          "10.58, 3.26, 1.11 (raw). Which alpha the paper's three examples use "
-                         "is uncertain (open question 6)."))
+                         "is uncertain (open question 6)."), balls=True)
 def hits_for_delta(ctx: Ctx, delta: MPF, alpha: MPF) -> TauBounds:
     """Smallest real ``tau`` with tail at most ``delta``, by either Chernoff bound.
 

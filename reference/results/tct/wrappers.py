@@ -108,7 +108,8 @@ def exact_q(ctx: Ctx, eps: MPF, t: MPF) -> MPF:
         status="reconstructed",
         notes=label_note("reconstructed and numerically verified",
                          "Exact supremum over binary tests; about 4 eps/3 for small eps, "
-                         "equal to eps once e^eps >= 3/2. Valid for tests only (CL23:Lem2.8)."))
+                         "equal to eps once e^eps >= 3/2. Valid for tests only (CL23:Lem2.8)."),
+        balls=True)
 def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     """A boundary-wrapped eps-DP test is ``t_test(eps)``-DP (exact supremum).
 
@@ -139,7 +140,7 @@ def wrapped_test_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
         notes=label_note("reconstructed and numerically verified",
                          "Exact supremum over algorithms with >= 3 outcomes, strictly above "
                          "the test value CL23:LemE.1 for every eps > 0. Which form the paper "
-                         "prints is an open question (erratum entry CL23:Q1-Lem2.8)."))
+                         "prints is an open question (erratum entry CL23:Q1-Lem2.8)."), balls=True)
 def wrapped_privacy(ctx: Ctx, eps: MPF) -> WrapperPrivacy:
     """Algorithm 4 applied to any eps-DP algorithm is ``ln(3e^{2eps}/(2e^eps + 1))``-DP.
 
@@ -172,7 +173,7 @@ _Q_NOTE = "This project infers the conservative form from the surviving remnants
         kind="bound",
         statement=r"q=\frac{e^{t}-1}{2(e^{\varepsilon+t}-1)},\ t=t_{\rm test}(\varepsilon)",
         params=[positive("eps", "0.1")], status="reconstructed",
-        notes=label_note("reconstructed and numerically verified", _Q_NOTE))
+        notes=label_note("reconstructed and numerically verified", _Q_NOTE), balls=True)
 def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """``{⊤}`` of a wrapped eps-DP test is a ``(e^t-1)/(2(e^{eps+t}-1))``-target, ``t = t_test``.
 
@@ -200,7 +201,8 @@ def wrapped_test_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
         params=[positive("eps", "0.1")], status="reconstructed",
         notes=label_note("reconstructed and numerically verified",
                          "Exact infimum over tests (approached as the minority probability "
-                         "-> 0 with ratio e^eps); equals the conservative form when t = eps."))
+                         "-> 0 with ratio e^eps); equals the conservative form when t = eps."),
+        balls=True)
 def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """Best q of ``{⊤}`` over all wrapped eps-DP tests, with ``t = t_test(eps)``.
 
@@ -226,7 +228,7 @@ def wrapped_test_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
         statement=r"q=\frac{e^{t}-1}{2(e^{\varepsilon+t}-1)},\ t=\ln\frac{3e^{2\varepsilon}}"
                   r"{2e^\varepsilon+1}",
         params=[positive("eps", "0.1")], status="reconstructed",
-        notes=label_note("reconstructed and numerically verified", _Q_NOTE))
+        notes=label_note("reconstructed and numerically verified", _Q_NOTE), balls=True)
 def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """``{⊤}`` of a wrapped eps-DP algorithm: ``(e^t-1)/(2(e^{eps+t}-1))``-target, ``t = t(eps)``.
 
@@ -256,7 +258,8 @@ def wrapped_target(ctx: Ctx, eps: MPF) -> BoundaryTarget:
         params=[positive("eps", "0.1")], status="reconstructed",
         notes=label_note("uncertain", "It was found and verified only by local search over "
                          "3- and 4-outcome pairs; the property tests hold it against the exact "
-                         "oracle on random pairs. Use the conservative form where in doubt."))
+                         "oracle on random pairs. Use the conservative form where in doubt."),
+        balls=True)
 def wrapped_target_exact(ctx: Ctx, eps: MPF) -> BoundaryTarget:
     """The LP form ``q*(eps, t(eps))`` of the boundary target of a wrapped algorithm.
 
