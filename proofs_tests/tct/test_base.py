@@ -15,11 +15,13 @@ from mpmath import iv, mp
 from proofs_tests.arb_support import arb_ends, frac
 from reference.core.errors import DomainError
 from reference.core.numeric import endpoints, get_dps
+from reference.core.params import Param
 from reference.results import get
 from reference.results.tct.base import (
     EXACT_EPS_MAX,
     check_target,
     exact_eps,
+    exact_result,
     fraction_to_ctx,
     label_note,
     mp_value,
@@ -201,3 +203,17 @@ def test_ratio_bracket_of_e_by_hand() -> None:
     assert brute_simplest(e_hi - e_hi / 10**6, e_lo) == F(1264, 465)
     assert brute_simplest(e_hi, e_lo + e_lo / 10**6) == F(1457, 536)
     assert ratio_bracket(F(1), digits=6) == (F(1264, 465), F(1457, 536))
+
+
+def test_exact_result_uses_exact_inputs_and_iv_unless_asked() -> None:
+    """``exact_result`` hands the formula the exact Fractions and certifies in ``iv`` by
+    default; ``balls=True`` opts in to Arb's balls (numeric-contract.md)."""
+    def core(ctx: object, x: Fraction) -> object:
+        assert isinstance(x, Fraction)
+        return mp.mpf(x.numerator) / x.denominator if ctx is mp else ctx.mpf((x, x))
+
+    kw = {"title": "t", "kind": "bound", "statement": "x", "status": "stated", "notes": "",
+          "params": [Param("x", "real", example="1/3", doc="x")]}
+    plain, fast = exact_result("T:1", **kw)(core), exact_result("T:2", balls=True, **kw)(core)
+    assert (plain.balls, plain.exact_inputs, fast.balls, fast.exact_inputs) == (
+        False, True, True, True)

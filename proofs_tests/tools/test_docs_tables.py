@@ -76,3 +76,14 @@ def test_drift_is_reported() -> None:
     assert set(drift(page, text.replace(row, restated))) == {"RRUV16:Thm5.1"}
     extra = "| `RRUV16:Thm9.9` | filter | stated | x | `reference.results.filters.rruv16.f` |"
     assert set(drift(page, text.replace(row, f"{row}\n{extra}"))) == {"RRUV16:Thm9.9"}
+
+
+def test_the_results_on_balls_are_named_in_the_numeric_contract() -> None:
+    """numeric-contract.md ("Two enclosing evaluators") names every result certified on
+    Arb's balls and says how many there are (the ids themselves are pinned in
+    proofs_tests/test_contract_balls.py)."""
+    on_balls = [r.id for r in catalogue() if r.balls]
+    text = " ".join((DOCS / "numeric-contract.md").read_text().split())
+    section = text[text.index("### Two enclosing evaluators"):text.index("Not the finite-pair")]
+    assert [rid for rid in on_balls if f"`{rid}`" not in section] == []
+    assert len(on_balls) == 39 and "Thirty-nine results do so." in section
