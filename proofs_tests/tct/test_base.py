@@ -208,12 +208,16 @@ def test_ratio_bracket_of_e_by_hand() -> None:
 def test_exact_result_uses_exact_inputs_and_iv_unless_asked() -> None:
     """``exact_result`` hands the formula the exact Fractions and certifies in ``iv`` by
     default; ``balls=True`` opts in to Arb's balls (numeric-contract.md)."""
+    seen: list[object] = []
+
     def core(ctx: object, x: Fraction) -> object:
-        assert isinstance(x, Fraction)
-        return mp.mpf(x.numerator) / x.denominator if ctx is mp else ctx.mpf((x, x))
+        seen.append(x)
+        return mp.mpf(x.numerator) / x.denominator
 
     kw = {"title": "t", "kind": "bound", "statement": "x", "status": "stated", "notes": "",
           "params": [Param("x", "real", example="1/3", doc="x")]}
     plain, fast = exact_result("T:1", **kw)(core), exact_result("T:2", balls=True, **kw)(core)
     assert (plain.balls, plain.exact_inputs, fast.balls, fast.exact_inputs) == (
         False, True, True, True)
+    plain(x="1/3")
+    assert seen == [Fraction(1, 3)]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from mpmath import mp
@@ -70,16 +71,10 @@ def first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
         return 0
     x = float(endpoints(eps).lo)
     limit = float(mp.log(endpoints(target).lo)) - (bits + 8) * math.log(2) - math.log(k)
-    lo, hi = 0, min(largest_weight(k, eps), (k - 1) // 2)
-    if log_weight(k, lo, x) >= limit:
+    if log_weight(k, 0, x) >= limit:
         return 0
-    while lo < hi:                      # log_weight(lo) < limit throughout
-        mid = (lo + hi + 1) // 2
-        if log_weight(k, mid, x) < limit:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    top = min(largest_weight(k, eps), (k - 1) // 2)
+    return _first(1, top + 1, lambda j: log_weight(k, j, x) >= limit) - 1
 
 
 def float_piece(k: int, eps: MPF, target: MPF) -> int:
@@ -190,33 +185,30 @@ def _rest(ctx: Ctx, k: int, m: int, low: int, high: int, w_low: MPF, w_high: MPF
     return endpoints(total).hi
 
 
+def _first(lo: int, hi: int, done: Callable[[int], bool]) -> int:
+    """The least ``j`` in ``[lo, hi]`` with ``done(j)``, for ``done`` false and then true
+    (``done(hi)`` is taken as true, not evaluated): a bisection."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if done(mid) else (mid + 1, hi)
+    return lo
+
+
+def _rest_below(k: int, j: int, x: float, log_r: float, limit: float) -> bool:
+    """Whether the weights beyond ``j`` (each ``r`` times the one before, ``log r =
+    log_r``) add up to at most ``e^limit``, in floats: ``log w_j + log(r / (1 - r))``."""
+    return log_r < 0 and log_weight(k, j, x) + log_r - math.log(-math.expm1(log_r)) <= limit
+
+
 def _down_end(k: int, top: int, x: float, limit: float) -> int:
     """The largest ``j <= top`` where the weights below ``j`` add up to at most ``e^limit``
-    (floats: ``log w_j + log(r / (1 - r)) <= limit``, ``r = j e^x / (k-j+1)``), else 0."""
-    def enough(j: int) -> bool:
-        if j == 0:
-            return True
-        log_r = math.log(j) + x - math.log(k - j + 1)
-        return log_r < 0 and log_weight(k, j, x) + log_r - math.log(-math.expm1(log_r)) <= limit
-
-    lo, hi = 0, top
-    while lo < hi:                      # enough(lo) throughout
-        mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if enough(mid) else (lo, mid - 1)
-    return lo
+    (:func:`_rest_below`, ``r = j e^x / (k-j+1)``), else 0."""
+    return _first(1, top + 1, lambda j: not _rest_below(
+        k, j, x, math.log(j) + x - math.log(k - j + 1), limit)) - 1
 
 
 def _up_end(k: int, top: int, m: int, x: float, limit: float) -> int:
     """The smallest ``j`` in ``[top, m]`` where the weights above ``j`` up to ``m`` add up
-    to at most ``e^limit`` (as :func:`_down_end`, ``r = (k-j) e^-x / (j+1)``), else ``m``."""
-    def enough(j: int) -> bool:
-        if j == m:
-            return True
-        log_r = math.log(k - j) - x - math.log(j + 1)
-        return log_r < 0 and log_weight(k, j, x) + log_r - math.log(-math.expm1(log_r)) <= limit
-
-    lo, hi = top, m
-    while lo < hi:                      # enough(hi) throughout
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if enough(mid) else (mid + 1, hi)
-    return lo
+    to at most ``e^limit`` (:func:`_rest_below`, ``r = (k-j) e^-x / (j+1)``), else ``m``."""
+    return _first(top, m, lambda j: _rest_below(
+        k, j, x, math.log(k - j) - x - math.log(j + 1), limit))
