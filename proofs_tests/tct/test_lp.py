@@ -72,7 +72,9 @@ def _best_vertex(c: Sequence[Fraction], ub: Rows, b_ub: list[Fraction], eq: Rows
 def programs(draw: st.DrawFn) -> tuple[list[Fraction], Rows, list[Fraction], Rows,
                                        list[Fraction]]:
     n = draw(st.integers(1, 3))
-    coef = st.integers(-3, 3).map(F)
+    # Integers and fractions: the solver scales each row to integers (its own lcm), so
+    # rows with unlike denominators exercise the scales and the exact divisions.
+    coef = st.one_of(st.integers(-3, 3).map(F), st.fractions(-3, 3, max_denominator=7))
     c = [draw(coef) for _ in range(n)]
     k_ub = draw(st.integers(0, 3))
     k_eq = draw(st.integers(0, 2))
