@@ -14,13 +14,14 @@ checked in ``proofs_tests/boundaries/test_wrwr22.py``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 import mpmath
-from mpmath import iv, mp
+from mpmath import fp, iv, mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
@@ -37,7 +38,7 @@ from reference.core.numeric import (
     to_ctx,
 )
 from reference.core.params import positive, unit_open
-from reference.core.roots import bracket
+from reference.core.roots import bracket, newton
 
 
 class ExPost(NamedTuple):
@@ -179,12 +180,14 @@ def expost_at_stop(ctx: Ctx, t: MPF, rho: MPF, delta: ExactDelta, sensitivity: M
     return ExPost(mixture_boundary.core(ctx, t, rho, delta, sensitivity), delta_value(ctx, delta))
 
 
-def _solve_decreasing(f: Any, target: MPF) -> MPF:
+def _solve_decreasing(f: Any, target: MPF, guess: MPF | None = None) -> MPF:
     """The root ``t`` of a continuous strictly decreasing ``f`` on ``(0, inf)`` with
-    ``f(0+) = inf``, ``f(inf) = 0`` (mp, working precision): a bracket from 1 in steps of
-    16, then :func:`reference.core.roots.bracket` (safeguarded regula falsi, 15 to 25
-    evaluations; a bisection in ``log t`` took ~180). The certificate decides."""
-    lo, hi = mp.mpf(1), mp.mpf(1)
+    ``f(0+) = inf``, ``f(inf) = 0`` (mp): a bracket from ``guess (1 +- 2^(7 - prec))`` (or
+    1) widened in steps of 16, then :func:`reference.core.roots.bracket` (regula falsi:
+    none when the guess's bracket holds, else 15 to 25 evaluations)."""
+    lo = hi = mp.mpf(1)
+    if guess is not None:
+        lo, hi = (guess * (1 + k * mp.ldexp(1, 7 - mp.prec)) for k in (-1, 1))
     while f(lo) <= target:
         lo /= 16
     while f(hi) > target:
@@ -192,6 +195,36 @@ def _solve_decreasing(f: Any, target: MPF) -> MPF:
     if f(hi) == target:
         return hi
     return bracket(mp, lambda _, t: target - f(t), lo, hi)
+
+
+def _mixture_guess(eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF | None:
+    """A near root of ``psi^M_rho(t) = eps`` (untrusted: only where the search starts): a
+    bracket in steps of 16 and Newton in floats, then Newton in mp with the float slope
+    (about 16 digits a step); None where floats fail."""
+    l2 = 2 * log_inv(mp, delta)
+    s, r, e, ll = (float(x) for x in (sensitivity, rho, eps, l2))
+
+    def gap(c: Ctx, t: Any) -> Any:         # eps - psi(t): increasing
+        d, p, target, lv = (sensitivity, rho, eps, l2) if c is mp else (s, r, e, ll)
+        return target - d / t * (d / 2 + c.sqrt((t + p) * (c.log1p(t / p) + lv)))
+
+    def slope(_: Ctx, t: Any) -> float:     # -psi'(t)
+        x = float(t)
+        q = math.sqrt((x + r) * (math.log1p(x / r) + ll))    # the mixture level
+        return (s * s / 2 + s * q) / x**2 - s * (q * q / (x + r) + 1) / (2 * x * q)
+    try:
+        lo = hi = 1.0
+        while gap(fp, lo) > 0 and lo > 1e-290:
+            lo /= 16
+        while gap(fp, hi) < 0 and hi < 1e290:
+            hi *= 16
+        point = newton(fp, gap, slope, lo, hi, math.sqrt(lo * hi))
+    except (ArithmeticError, ValueError):
+        return None
+    if point is None or not 0 < point < math.inf:
+        return None
+    x = mp.mpf(point)
+    return newton(mp, gap, slope, x / 2, 2 * x, x)
 
 
 @inverse("WRWR22:Cor3.7-Gamma", title="Time at which the mixture boundary meets a target",
@@ -224,7 +257,8 @@ def mixture_time(ctx: Ctx, eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> 
     >>> print(mpmath.nstr(cert.value, 15), cert.holds)
     8.81973548643302 True
     """
-    return _solve_decreasing(lambda t: mixture_boundary.core(mp, t, rho, delta, sensitivity), eps)
+    return _solve_decreasing(lambda t: mixture_boundary.core(mp, t, rho, delta, sensitivity), eps,
+                             _mixture_guess(eps, rho, delta, sensitivity))
 
 
 def _above_floor(values: Mapping[str, Any], where: str) -> None:
