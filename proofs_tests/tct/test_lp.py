@@ -172,6 +172,19 @@ def test_phase_two_prices_and_drives_out_every_artificial() -> None:
     assert (sol.status, sol.x, sol.value) == ("optimal", (F(0),), F(0))
 
 
+def test_artificials_driven_out_on_a_negative_entry() -> None:
+    """Phase 1 can end with an artificial basic at level 0 whose row's first non-zero entry
+    is negative; the integer tableau then pivots on it and must keep its denominator
+    positive.  By hand: -3 x2 = 0 forces x2 = 0, so max -x1 + x2 is 0 at x = 0."""
+    sol = maximise([F(-1), F(1)], A_eq=[[F(0), F(-3)]], b_eq=[F(0)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0), F(0)), F(0))
+    _check_against_vertices([F(3), F(2), F(1)], [], [],
+                            [[F(0), F(-2), F(1)], [F(2), F(-3), F(0)], [F(2), F(1), F(3)]],
+                            [F(0), F(3), F(3)])
+    # ... and with integers for data (ints are exact rationals too): the same program.
+    assert maximise([-1, 1], A_eq=[[0, -3]], b_eq=[0]) == sol  # type: ignore[list-item]
+
+
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
     """An LPSolution is a frozen record; an infeasible or unbounded one carries no point and
     the value 0 (the documented defaults)."""

@@ -85,11 +85,6 @@ def _simplex(tab: list[Row], basis: list[int], ncols: int, d: int) -> tuple[bool
         d = _pivot(tab, basis, r_best, col, d)
 
 
-def _rational(v: Fraction | int) -> Fraction | int:
-    """``v`` itself when exact (``int``, ``Fraction``), else converted exactly."""
-    return v if isinstance(v, (int, Fraction)) else Fraction(v)
-
-
 def _integers(row: Sequence[Fraction | int], sign: int = 1) -> tuple[Row, int]:
     """``sign * row`` times the least common multiple of its denominators, and that
     (positive) scale."""
@@ -102,7 +97,8 @@ def _integers(row: Sequence[Fraction | int], sign: int = 1) -> tuple[Row, int]:
 def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
              b_ub: Sequence[Fraction] = (), A_eq: Sequence[Sequence[Fraction]] = (),
              b_eq: Sequence[Fraction] = ()) -> LPSolution:
-    """Exact optimum of ``max c.x`` s.t. ``A_ub x <= b_ub``, ``A_eq x = b_eq``, ``x >= 0``.
+    """Exact optimum of ``max c.x`` s.t. ``A_ub x <= b_ub``, ``A_eq x = b_eq``, ``x >= 0``;
+    the data are exact rationals (``Fraction`` or ``int``).
 
     >>> F = Fraction
     >>> sol = maximise([F(1), F(1)], A_ub=[[F(1), F(2)], [F(3), F(1)]], b_ub=[F(4), F(6)])
@@ -117,14 +113,15 @@ def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
     ncols = n + m_ub                  # n structural columns, then one slack per ub row
     tab: list[Row] = []
     basis: list[int] = []
-    scales = [1] * m
+    scales: list[int] = []           # the positive factor each row was scaled by
     for i in range(m):
-        coeffs = [_rational(v) for v in (A_ub[i] if i < m_ub else A_eq[i - m_ub])]
-        b = _rational(b_ub[i] if i < m_ub else b_eq[i - m_ub])
+        coeffs = A_ub[i] if i < m_ub else A_eq[i - m_ub]
+        b = b_ub[i] if i < m_ub else b_eq[i - m_ub]
         sign = -1 if b < 0 else 1
         # The row in integers (times a positive scale; a ub row's slack keeps coefficient
         # +-1, i.e. the slack is rescaled, which changes neither x nor the pivot path).
-        ints, scales[i] = _integers([*coeffs, b], sign)
+        ints, scale = _integers([*coeffs, b], sign)
+        scales.append(scale)
         slack = [0] * m_ub
         if i < m_ub:
             slack[i] = sign
@@ -161,7 +158,7 @@ def maximise(c: Sequence[Fraction], A_ub: Sequence[Sequence[Fraction]] = (),
                     d = _pivot(tab, basis, i, col, d)
     # Phase 2 objective row: -c (in integers, times a positive scale), in the current basis:
     # stored d (-c) + sum over basic rows of c_j (row), which zeroes the basic columns.
-    cost, _ = _integers([_rational(v) for v in c])
+    cost, _ = _integers(c)
     obj = [-d * v for v in cost] + [0] * (ncols + 1 - n)
     for i, j in enumerate(basis):
         if j < n and cost[j]:         # a row still labelled artificial is 0 = 0
