@@ -21,7 +21,6 @@ from proofs_tests.arb_support import arb_ends as _arb_ends
 from reference.core.errors import DomainError
 from reference.results import covers
 from reference.results.boundaries.wrwr22 import (
-    _mixture_guess,
     companion_psi,
     expost_at_stop,
     linear_boundary,
@@ -226,22 +225,6 @@ def test_gamma_inverts_the_mixture(t: float, rho: float, delta: float, d: float)
     assert rel(cert.value, t) < 1e-35
     bigger = mixture_time(eps=2 * e, rho=rho, delta=delta, sensitivity=d)
     assert bigger.value < cert.value
-
-
-@covers("WRWR22:Cor3.7-Gamma")
-@given(t=st.floats(1e-3, 1e3), rho=precisions, delta=deltas, d=sens)
-def test_gamma_start_lands_inside_the_final_bracket(t: float, rho: float, delta: float,
-                                                    d: float) -> None:
-    """Gamma's speed: its Newton start (floats, then mp) is within 2^(7 - prec) of the
-    root, so the bracket around it holds (psi above E to its left, at most E to its
-    right) and no regula falsi runs."""
-    with mp.workdps(50):
-        args = [mp.mpf(x) for x in (rho, delta, d)]
-        e = mixture_boundary.core(mp, mp.mpf(t), *args)
-        start = _mixture_guess(e, *args)
-        assert start is not None and rel(start, t) < 1e-40
-        lo, hi = (start * (1 + k * mp.ldexp(1, 7 - mp.prec)) for k in (-1, 1))
-        assert mixture_boundary.core(mp, lo, *args) > e >= mixture_boundary.core(mp, hi, *args)
 
 
 @covers("WRWR22:Cor3.7-Gamma")

@@ -185,6 +185,16 @@ def test_artificials_driven_out_on_a_negative_entry() -> None:
     assert maximise([-1, 1], A_eq=[[0, -3]], b_eq=[0]) == sol  # type: ignore[list-item]
 
 
+def test_slack_prices_start_at_zero_in_phase_two() -> None:
+    """By hand: max x1 + x2 + x3 s.t. 3x1 - x2 - 3x3 <= 1, 3x1 + x2 + 3x3 <= 2.  In the
+    second row x2 buys a unit of objective for a unit of room, x1 and x3 for three, so the
+    optimum is x = (0, 2, 0) with value 2 (the first row then reads -2 <= 1).  A phase-two
+    objective row whose slack entries start off zero priced the slacks wrongly here."""
+    sol = maximise([F(1), F(1), F(1)], A_ub=[[F(3), F(-1), F(-3)], [F(3), F(1), F(3)]],
+                   b_ub=[F(1), F(2)])
+    assert (sol.status, sol.x, sol.value) == ("optimal", (F(0), F(2), F(0)), F(2))
+
+
 def test_solutions_are_immutable_and_empty_unless_optimal() -> None:
     """An LPSolution is a frozen record; an infeasible or unbounded one carries no point and
     the value 0 (the documented defaults)."""

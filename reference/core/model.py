@@ -279,8 +279,7 @@ class Result(Generic[R]):
         assert inv is not None
         fwd_values = {inv.fixed.get(k, k): v for k, v in values.items() if k != inv.target}
         fwd_values[inv.unknown] = u
-        # A target next to the end of its domain (delta_g = 1 - 1e-300) is only told apart
-        # from the forward value with the extra digits that separate it from that end.
+        # A target next to its domain's end (delta_g = 1 - 1e-300) needs the digits apart.
         bits = near_end_bits(self, values) if bits is None else bits
         with precision(get_dps() + (bits * 31 + 99) // 100):
             out = inv.forward.evaluate(ctx, fwd_values)
@@ -324,9 +323,8 @@ class Result(Generic[R]):
                            -1 if exact(enc.lo, "forward", self.id) > target else 0), enc
             return seen[u]
 
-        # Move toward the feasible side in growing steps (value: the very point proven valid),
-        # then bracket the exact inverse from the infeasible side; steps base 2^e, with the
-        # least such e found by galloping (see least_step).
+        # Move toward the feasible side in steps base 2^e (least e by galloping: least_step;
+        # value: the very point proven valid), then bracket the inverse from the other side.
         toward = -1 if inv.increasing else 1
         least = on_grid(floor, up=True)
         u0 = max(exact(guess, inv.unknown, self.where), least)
@@ -342,12 +340,14 @@ class Result(Generic[R]):
             f"{self.id}: could not certify the solver's point {guess}"))
         enc, base2 = side(u)[1], base_step(u)
 
-        def behind(e: int) -> Fraction:
-            nxt = u - toward * base2 * 2**e
-            return floor if nxt <= floor else nxt  # the feasible set reaches the domain's edge
+        def behind(e: int) -> Fraction:   # (the feasible set may reach the domain's edge)
+            return max(floor, u - toward * base2 * (1 << e))
 
-        other = behind(least_step(lambda e: behind(e) == floor or side(behind(e))[0] < 0,
-                                  fast, limit, f"{self.id}: could not bracket the inverse"))
+        # A point proven invalid within two steps of u (the solver's) closes the bracket.
+        bad = [v for v, (s, _) in seen.items() if s < 0 and 0 < toward * (u - v) <= 2 * base2]
+        other = min(bad, key=lambda v: abs(u - v)) if bad else behind(least_step(
+            lambda e: behind(e) == floor or side(behind(e))[0] < 0, fast, limit,
+            f"{self.id}: could not bracket the inverse"))
         # Bisect while the bracket is wider than `bits` warrant (a solver point far off);
         # stop, undecided, where the forward cannot tell the midpoint's side.
         undecided = False

@@ -14,6 +14,7 @@ checked in ``proofs_tests/boundaries/test_wrwr22.py``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -185,6 +186,7 @@ def _solve_decreasing(f: Any, target: MPF, guess: MPF | None = None) -> MPF:
     ``f(0+) = inf``, ``f(inf) = 0`` (mp): a bracket from ``guess (1 +- 2^(7 - prec))`` (or
     1) widened in steps of 16, then :func:`reference.core.roots.bracket` (regula falsi:
     none when the guess's bracket holds, else 15 to 25 evaluations)."""
+    f = functools.cache(f)        # (bracket re-reads the ends)
     lo = hi = mp.mpf(1)
     if guess is not None:
         lo, hi = (guess * (1 + k * mp.ldexp(1, 7 - mp.prec)) for k in (-1, 1))
@@ -201,12 +203,12 @@ def _mixture_guess(eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF | No
     """A near root of ``psi^M_rho(t) = eps`` (untrusted: only where the search starts): a
     bracket in steps of 16 and Newton in floats, then Newton in mp with the float slope
     (about 16 digits a step); None where floats fail."""
-    l2 = 2 * log_inv(mp, delta)
-    s, r, e, ll = (float(x) for x in (sensitivity, rho, eps, l2))
+    s, r, e, ll = (float(x) for x in (sensitivity, rho, eps, 2 * log_inv(mp, delta)))
 
     def gap(c: Ctx, t: Any) -> Any:         # eps - psi(t): increasing
-        d, p, target, lv = (sensitivity, rho, eps, l2) if c is mp else (s, r, e, ll)
-        return target - d / t * (d / 2 + c.sqrt((t + p) * (c.log1p(t / p) + lv)))
+        if c is mp:
+            return eps - mixture_boundary.core(mp, t, rho, delta, sensitivity)
+        return e - s / t * (s / 2 + math.sqrt((t + r) * (math.log1p(t / r) + ll)))
 
     def slope(_: Ctx, t: Any) -> float:     # -psi'(t)
         x = float(t)
@@ -221,10 +223,8 @@ def _mixture_guess(eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF | No
         point = newton(fp, gap, slope, lo, hi, math.sqrt(lo * hi))
     except (ArithmeticError, ValueError):
         return None
-    if point is None or not 0 < point < math.inf:
-        return None
-    x = mp.mpf(point)
-    return newton(mp, gap, slope, x / 2, 2 * x, x)
+    x = mp.mpf(point) if point is not None and 0 < point < math.inf else None
+    return None if x is None else newton(mp, gap, slope, x / 2, 2 * x, x)
 
 
 @inverse("WRWR22:Cor3.7-Gamma", title="Time at which the mixture boundary meets a target",
