@@ -201,18 +201,17 @@ def _solve_decreasing(f: Any, target: MPF, guess: MPF | None = None) -> MPF:
 
 def _mixture_guess(eps: MPF, rho: MPF, delta: MPF, sensitivity: MPF) -> MPF | None:
     """A near root of ``psi^M_rho(t) = eps`` (untrusted: only where the search starts): a
-    bracket in steps of 16 and Newton in floats, then Newton in mp with the float slope
-    (about 16 digits a step); None where floats fail."""
-    s, r, e, ll = (float(x) for x in (sensitivity, rho, eps, 2 * log_inv(mp, delta)))
+    bracket in steps of 16 and Newton in floats (the boundary in ``fp``), then Newton in mp
+    with the float slope (about 16 digits a step); None where floats fail."""
+    floats = [float(x) for x in (eps, rho, delta, sensitivity)]
 
     def gap(c: Ctx, t: Any) -> Any:         # eps - psi(t): increasing
-        if c is mp:
-            return eps - mixture_boundary.core(mp, t, rho, delta, sensitivity)
-        return e - s / t * (s / 2 + math.sqrt((t + r) * (math.log1p(t / r) + ll)))
+        e, r, d, s = (eps, rho, delta, sensitivity) if c is mp else floats
+        return e - mixture_boundary.core(c, t, r, d, s)
 
-    def slope(_: Ctx, t: Any) -> float:     # -psi'(t)
-        x = float(t)
-        q = math.sqrt((x + r) * (math.log1p(x / r) + ll))    # the mixture level
+    def slope(_: Ctx, t: Any) -> Any:       # -psi'(t), psi = s^2/(2t) + s q(t)/t
+        x, (_e, r, d, s) = float(t), floats
+        q = mixture_level(fp, x, r, d)      # q^2 = (x + r)(log1p(x/r) + 2 ln(1/delta))
         return (s * s / 2 + s * q) / x**2 - s * (q * q / (x + r) + 1) / (2 * x * q)
     try:
         lo = hi = 1.0
