@@ -1,6 +1,7 @@
-"""``balls=True`` (reference.core.model): the enclosure, and an inverse's solver, run the same
-formula on Arb's balls; the plain value stays in ``mp``.  Toy results with exact answers
-(Fractions) check what each path returns.
+"""``balls=True`` (reference.core.model): the enclosure, the plain value and an inverse's
+solver run the same formula on Arb's balls; the plain value comes from ``mp`` where the balls
+do not pin it to a faithful rounding.  Toy results with exact answers (Fractions) check what
+each path returns.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def count_forward(monkeypatch: pytest.MonkeyPatch) -> list[Fraction]:
     return calls
 
 
-def test_enclosure_on_balls_and_plain_value_in_mp() -> None:
+def test_enclosure_and_plain_value_on_balls() -> None:
     SEEN.clear()
     got = pair.certified(u=F(1, 3))
     assert SEEN == [FAST]
@@ -90,8 +91,43 @@ def test_enclosure_on_balls_and_plain_value_in_mp() -> None:
         assert lo <= exact <= hi and hi - lo < exact * F(1, 2**160)
     SEEN.clear()
     plain = pair(u=F(1, 3))
-    assert SEEN == [mp] and isinstance(plain, Pair)
-    assert abs(frac(plain.value) - e13) < e13 * F(1, 2**160)
+    assert SEEN == [FAST] and isinstance(plain, Pair)
+    with mp.workdps(50):
+        bits = mp.prec
+    for value, exact in zip(plain, (e13, 2 * e13), strict=True):
+        assert isinstance(value, mp.mpf) and value._mpf_[1].bit_length() <= bits
+        assert abs(frac(value) - exact) < exact * F(1, 2**bits)    # within one ulp: faithful
+
+
+@result("T:Balls-cancel", title="e^u - e^u + 2^-1000", kind="bound", statement="2^-1000",
+        params=[nonneg("u", "1")], balls=True)
+def cancel(ctx: Any, u: Any) -> Any:
+    """``e^u - e^u``: exactly 0 in ``mp``, a ball around 0 on balls; plus ``2^-1000``."""
+    SEEN.append(ctx)
+    return exp(ctx, u) - exp(ctx, u) + ctx.mpf(2) ** -1000
+
+
+@result("T:Balls-cancel-log", title="log(e^u - e^u + 2^-1000)", kind="bound",
+        statement="-1000 log 2", params=[nonneg("u", "1")], balls=True)
+def cancel_log(ctx: Any, u: Any) -> Any:
+    """``log`` of :func:`cancel`: undefined on its ball (which reaches below 0)."""
+    return log(ctx, cancel.core(ctx, u))
+
+
+def test_a_ball_that_does_not_pin_the_value_leaves_it_to_mp() -> None:
+    """A ball wider than the value (the cancellation ``e^u - e^u``) is loose: the plain
+    value is mp's, exact here; a formula that fails on balls (``log`` of a ball reaching 0)
+    gets its plain value from mp too, while its enclosure fails (as on ``iv``)."""
+    SEEN.clear()
+    assert cancel(u=F(1, 3)) == mp.mpf(2) ** -1000 and SEEN == [FAST, mp]
+    enc = cancel.certified(u=F(1, 3))
+    assert enc.lo <= mp.mpf(2) ** -1000 <= enc.hi and enc.lo < 0
+    SEEN.clear()
+    with mp.workdps(60):
+        exact = -1000 * mp.log(2)
+    assert abs(cancel_log(u=F(1, 3)) - exact) < mp.mpf(10) ** -45 and SEEN == [FAST, mp]
+    with pytest.raises(ValueError, match="log is not defined"):
+        cancel_log.certified(u=F(1, 3))
 
 
 def test_the_same_result_on_iv_agrees() -> None:

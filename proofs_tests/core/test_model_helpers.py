@@ -22,17 +22,23 @@ from mpmath.libmp import fnan, fone
 
 from reference import DomainError, get_dps
 from reference.core.model import (
-    MAX_NEAR_END_BITS,
     PLAIN_GUARD_DIGITS,
     Result,
     check_finite,
     lift,
     map_numbers,
-    near_end_bits,
     result,
 )
 from reference.core.numeric import Interval, endpoints, exact, exp
-from reference.core.params import Param, nonneg_seq, positive, real, unit_open
+from reference.core.params import (
+    MAX_NEAR_END_BITS,
+    Param,
+    near_end_bits,
+    nonneg_seq,
+    positive,
+    real,
+    unit_open,
+)
 
 SEEN: list[tuple[str, int]] = []
 
@@ -122,7 +128,7 @@ _UNIT = Result("T:Unit", "t", "bound", "s",
 
 
 def _bits(**values: Any) -> int:
-    return near_end_bits(_UNIT, {"d": Fraction(1, 2), "w": Fraction(0), "s": (Fraction(1),),
+    return near_end_bits(_UNIT.params, {"d": Fraction(1, 2), "w": Fraction(0), "s": (Fraction(1),),
                                  "x": Fraction(1), **values})
 
 
@@ -147,7 +153,7 @@ def test_near_end_bits_give_at_least_b_bits_within_two_to_the_minus_b(b: int) ->
         assert b <= got <= b + 16, (values, got)
     seq = Param("s", "seq", hi=Fraction(1), hi_open=True)
     probe = Result("T:Seq", "t", "bound", "s", (seq,), recorder.core)
-    assert b <= near_end_bits(probe, {"s": (Fraction(0), 1 - gap)}) <= b + 16
+    assert b <= near_end_bits(probe.params, {"s": (Fraction(0), 1 - gap)}) <= b + 16
 
 
 def test_near_end_bits_just_inside_two_to_the_minus_eight_and_with_long_gaps() -> None:
@@ -168,12 +174,12 @@ def test_exact_ends_opt_out_of_near_end_bits_but_not_of_huge_sizes() -> None:
     for mark, want in ((False, 100), (True, 0)):
         a = Param("a", "real", lo=Fraction(1), lo_open=True, hi=Fraction(2), exact_ends=mark)
         probe = Result("T:Ends", "t", "bound", "s", (a,), recorder.core)
-        got = near_end_bits(probe, {"a": 1 + Fraction(1, 2**100)})
+        got = near_end_bits(probe.params, {"a": 1 + Fraction(1, 2**100)})
         assert want <= got <= want + 16 and (got == 0) == mark, (mark, got)
-        assert near_end_bits(probe, {"a": 2 - Fraction(1, 2**99)}) == got   # same ratio
+        assert near_end_bits(probe.params, {"a": 2 - Fraction(1, 2**99)}) == got   # same ratio
     big = Param("x", "real", lo=Fraction(1), exact_ends=True)
     probe = Result("T:Big", "t", "bound", "s", (big,), recorder.core)
-    assert 200 <= near_end_bits(probe, {"x": Fraction(2**200 + 1)}) <= 216
+    assert 200 <= near_end_bits(probe.params, {"x": Fraction(2**200 + 1)}) <= 216
 
 
 SEEN_DPS: list[int] = []

@@ -6,8 +6,8 @@ Arb's midpoint-radius balls (C, rigorous error bounds): about 25 times faster th
 per operation at 200 bits, which is what makes long sums cheap (the exact composition of
 KOV15 Theorem 3.3 sums ``sqrt(k bits)`` terms).  A result opts in with ``balls=True``
 (:func:`reference.core.model.result`); its certified enclosure then comes from the balls,
-its plain value still from ``mpmath.mp``, and the tests check the two evaluators against
-each other and against exact values.
+and its plain value too where the ball pins it (:func:`point`; else from ``mpmath.mp``), and
+the tests check the two evaluators against each other and against exact values.
 
 A ball is an enclosure like an ``iv`` interval, so the context reads as an interval context
 (:func:`reference.core.numeric.is_interval`) and :func:`reference.core.numeric.endpoints` gives
@@ -85,6 +85,23 @@ def _exact(raw: Any) -> Arb:
     return arb((-int(man) if sign else int(man), int(exp)))
 
 
+def point(x: Any, bits: int) -> Any:
+    """The plain value a ball pins: its midpoint rounded to the working precision of ``mp``,
+    when the ball is finite and its radius is below ``2^-bits`` of its midpoint (then the
+    exact value, inside the ball, rounds to within one unit in the last place of it: a
+    faithful rounding); else None.  Not a ball (an int, a bool): ``x`` itself."""
+    if not isinstance(x, arb):
+        return x
+    if not x.is_finite() or not (x.is_exact() or x.rel_accuracy_bits() >= bits):
+        return None
+    return +mp.make_mpf(_exact_raw(x))
+
+
+#: Integers below this in magnitude convert to exact balls directly (Arb rounds an integer
+#: to its precision, never below 53 bits here; larger ones go through their exact triple).
+SMALL_INT = 2**30
+
+
 class FastBalls:
     """The context of arb balls; the precision is flint's global one (``ctx.prec``)."""
 
@@ -103,6 +120,8 @@ class FastBalls:
         pair ``(lo, hi)`` of ints, floats or ``mp`` numbers (the ball around its midpoint)."""
         if isinstance(x, arb):
             return x
+        if type(x) is int and -SMALL_INT < x < SMALL_INT:   # exact at any precision used
+            return arb(x)
         if isinstance(x, tuple):
             lo, hi = (_raw(e) for e in x)
             lib = mpmath.libmp
@@ -119,6 +138,8 @@ class FastBalls:
         if isinstance(x, int | float | mpmath.mpf):
             return _exact(_raw(x))
         raise TypeError(f"no ball for {type(x).__name__}")
+
+    point = staticmethod(point)
 
     @property
     def zero(self) -> Arb:

@@ -18,7 +18,8 @@ Variations are hooks on the one class, not subclasses:
 * ``inverse=Inverse(...)`` (built by ``@inverse(...)``) makes the result a certified
   inverse of a monotone forward result: calling it returns a :class:`Certificate` whose
   forward evaluation, in interval arithmetic, proves the defining inequality;
-* ``balls=True``: the enclosure (and an inverse's solver) from Arb's balls, :mod:`.fastballs`.
+* ``balls=True``: the enclosure, an inverse's solver and the plain value (where the ball
+  pins it to a faithful rounding, else ``mp``) from Arb's balls, :mod:`.fastballs`.
 
 A result is a value in its module; the catalogue (:mod:`reference.core.catalogue`)
 collects them from an explicit list of modules. Nothing registers on import.
@@ -50,7 +51,7 @@ from reference.core.numeric import (
     to_ctx,
     working,
 )
-from reference.core.params import Param
+from reference.core.params import Param, near_end_bits
 
 #: Guard digits of a plain value: the formula runs at the working precision plus these,
 #: and its result is rounded once to the working precision, so that rounding errors of the
@@ -76,6 +77,15 @@ def _fast() -> Ctx:
     return FAST
 
 
+def _pin(x: Any, bits: int, loose: list[Any]) -> Any:
+    """A ball's plain value (:func:`reference.core.fastballs.point`); a loose ball goes to
+    ``loose``."""
+    value = _fast().point(x, bits)
+    if value is None:
+        loose.append(x)
+    return value
+
+
 def check_finite(out: object, rid: str) -> None:
     """``RuntimeError`` if a formula produced NaN anywhere in its output (a bug, never input)."""
     if isinstance(out, tuple | list):
@@ -97,42 +107,6 @@ def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
     if isinstance(out, mpmath.mpf | iv.mpf) or type(out) in READERS:   # READERS: balls
         return fn(out)
     return out
-
-
-def near_end_bits(res: Result[Any], values: Mapping[str, Any]) -> int:
-    """Extra bits of working precision for inputs next to a non-zero end of their domain:
-    an input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain
-    (``delta = 1 - 1e-300``) would round onto that end at the working precision and lose what
-    separates it (``log(1/delta)`` would come out 0); the evaluation then runs with ``b`` more
-    bits (at most ``MAX_NEAR_END_BITS``).  Zero ends and ``exact_ends`` parameters need
-    nothing.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
-    too: ``e^x`` at ``x = 1e300`` is only known to relative ``x * 2**-prec``."""
-    bits = 0
-    for p in res.params:
-        v = values.get(p.name)
-        qs = v if isinstance(v, tuple) else (v,)
-        for q in qs:
-            if not isinstance(q, Fraction):
-                continue
-            size = abs(q.numerator).bit_length() - q.denominator.bit_length()
-            if size > HUGE_BITS:  # e^q, or q - (q - 1), needs log2|q| more bits
-                bits = max(bits, size)
-            for end in () if p.exact_ends else (p.lo, p.hi):
-                if not end or q == end:
-                    continue
-                top = abs(end.numerator) * q.denominator    # |end| / |q - end| > 256, first
-                gap = abs(q.numerator * end.denominator - end.numerator * q.denominator)
-                if top > 256 * gap:                         # in integers (10x faster)
-                    ratio = Fraction(top, gap)
-                    bits = max(bits, ratio.numerator.bit_length() - ratio.denominator.bit_length())
-    return min(bits + 8, MAX_NEAR_END_BITS) if bits else 0
-
-
-#: Magnitudes above ``2**HUGE_BITS`` raise the working precision by their bit length.
-HUGE_BITS = 64
-#: The most extra bits :func:`near_end_bits` adds: enough to separate from 1 every double
-#: (``1 - 2**-1074``) and every decimal down to ``1 - 1e-1000``.
-MAX_NEAR_END_BITS = 3400
 
 
 def lift(ctx: Ctx, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -248,18 +222,36 @@ class Result(Generic[R]):
             cert = self.certify(values)
             return Interval(cert.lo, cert.hi) if ctx is iv else cert.value
         if self.prepare is not None:  # with the digits that keep inputs off their domain ends
-            bits = near_end_bits(self, values)
+            bits = near_end_bits(self.params, values)
             with precision(get_dps() + (bits * 31 + 99) // 100):
                 values = {**values, **self.prepare(values, self.where)}
-        guard = PLAIN_GUARD_DIGITS if ctx is mp else 0
-        run = _fast() if ctx is iv and self.balls else ctx
-        with working(run, get_dps() + guard), extra_bits(run, near_end_bits(self, values)):
-            out = self.core(run, **(dict(values) if self.exact_inputs else lift(run, values)))
-            check_finite(out, self.id)
-            if ctx is iv:
-                return map_numbers(endpoints, out)
+        bits = near_end_bits(self.params, values)
+        if self.balls:  # the enclosure from Arb's balls, and the value where they pin it
+            try:
+                out = self._run(_fast(), 0, values, bits)
+            except Exception:
+                if ctx is iv:
+                    raise
+            else:
+                if ctx is iv:
+                    return map_numbers(endpoints, out)
+                loose: list[Any] = []
+                with working(mp):
+                    value = map_numbers(lambda x: _pin(x, mp.prec + 8, loose), out)
+                if not loose:
+                    return value
+        out = self._run(ctx, PLAIN_GUARD_DIGITS if ctx is mp else 0, values, bits)
+        if ctx is iv:
+            return out
         with working(mp):  # one rounding of the guarded value to the working precision
             return map_numbers(lambda x: +x, out)
+
+    def _run(self, run: Ctx, guard: int, values: Mapping[str, Any], bits: int) -> Any:
+        """The formula in ``run`` with ``guard`` digits and ``bits`` bits more."""
+        with working(run, get_dps() + guard), extra_bits(run, bits):
+            out = self.core(run, **(dict(values) if self.exact_inputs else lift(run, values)))
+            check_finite(out, self.id)
+            return map_numbers(endpoints, out) if run is iv else out
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
         values = self.bind(args, kwargs)
@@ -280,7 +272,7 @@ class Result(Generic[R]):
         fwd_values = {inv.fixed.get(k, k): v for k, v in values.items() if k != inv.target}
         fwd_values[inv.unknown] = u
         # A target next to its domain's end (delta_g = 1 - 1e-300) needs the digits apart.
-        bits = near_end_bits(self, values) if bits is None else bits
+        bits = near_end_bits(self.params, values) if bits is None else bits
         with precision(get_dps() + (bits * 31 + 99) // 100):
             out = inv.forward.evaluate(ctx, fwd_values)
         if inv.forward_output is not None:
@@ -308,7 +300,7 @@ class Result(Generic[R]):
                  bits: int) -> tuple[Certificate, bool]:
         target: Fraction = values[inv.target]
         run = _fast() if self.balls else mp     # on balls: the midpoint is the guess
-        near, seen = near_end_bits(self, values), {}
+        near, seen = near_end_bits(self.params, values), {}
         with working(run), extra_bits(run, near):
             guess = endpoints(self.core(run, **lift(run, values))).mid
         guess = +guess

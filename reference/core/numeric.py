@@ -14,6 +14,7 @@ Inputs (``int | float | str | Fraction | Decimal | mpf``) are first converted
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import numbers
 from collections.abc import Callable, Iterator
@@ -74,8 +75,17 @@ def exact(x: object, name: str, where: str) -> Fraction:
     >>> exact("0.1", "eps", "demo")
     Fraction(1, 10)
     """
+    if type(x) is Fraction:     # the common exact types first, without the ABC checks below
+        return x
+    if type(x) is int:
+        return Fraction(x)
     if isinstance(x, bool) or x is None:
         raise DomainError(name, x, "must be a real number", where)
+    if isinstance(x, str):
+        try:
+            return _decimal(x)
+        except (ValueError, ZeroDivisionError):
+            raise DomainError(name, x, "must be a finite decimal or fraction", where) from None
     if isinstance(x, Fraction):
         return x
     if isinstance(x, numbers.Integral):
@@ -96,12 +106,12 @@ def exact(x: object, name: str, where: str) -> Fraction:
         if not x.is_finite():
             raise DomainError(name, x, "must be finite", where)
         return Fraction(x)
-    if isinstance(x, str):
-        try:
-            return Fraction(x.strip().replace("_", ""))
-        except (ValueError, ZeroDivisionError):
-            raise DomainError(name, x, "must be a finite decimal or fraction", where) from None
     raise DomainError(name, x, "must be a real number", where)
+
+
+@functools.lru_cache(maxsize=4096)   # parsing costs microseconds, on every call
+def _decimal(text: str) -> Fraction:
+    return Fraction(text.strip().replace("_", ""))
 
 
 def to_ctx(ctx: Ctx, q: Fraction | int) -> MPF:
@@ -245,40 +255,42 @@ def endpoints(x: MPF) -> Interval:
     return Interval(mp.mpf(x), mp.mpf(x))
 
 
-@contextlib.contextmanager
-def working(ctx: Ctx, dps: int | None = None) -> Iterator[None]:
-    """Set ``ctx`` to the working precision (plus guard digits for intervals)."""
-    digits = get_dps() if dps is None else dps
-    if is_interval(ctx):
-        old = ctx.prec
-        ctx.prec = mpmath.libmp.dps_to_prec(digits + 10)    # what iv.dps = digits + 10 sets
-        try:
-            with mp.workdps(digits + 10):
-                yield
-        finally:
-            ctx.prec = old
-    else:
-        with mp.workdps(digits):
-            yield
+class working:  # a class, not a generator: several run in every evaluation
+    """``with working(ctx, dps):`` sets ``ctx`` to ``dps`` digits (default :func:`get_dps`;
+    intervals get 10 guard digits, and ``mp`` as many); restored on exit."""
+
+    def __init__(self, ctx: Ctx, dps: int | None = None) -> None:
+        self.ctx, self.digits = ctx, get_dps() if dps is None else dps
+
+    def __enter__(self) -> None:
+        self.saved = (self.ctx.prec if is_interval(self.ctx) else None), mp.prec
+        if self.saved[0] is not None:
+            self.ctx.prec = mpmath.libmp.dps_to_prec(self.digits + 10)  # as iv.dps = digits + 10
+        mp.dps = self.digits + (10 if self.saved[0] is not None else 0)
+
+    def __exit__(self, *exc: object) -> None:
+        old, mp.prec = self.saved
+        if old is not None:
+            self.ctx.prec = old
 
 
-@contextlib.contextmanager
-def extra_bits(ctx: Ctx, bits: int) -> Iterator[None]:
-    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after).
+class extra_bits:  # a class, as working
+    """Raise ``ctx.prec`` by ``bits`` guard bits inside the block (restored after); for an
+    interval context ``mp`` alike, as :func:`working` sets both: helper arithmetic on ends in
+    ``mp`` (``-t``, ``abs``) must not round them below the interval's precision
+    (``normal_sf`` once lost rigour that way)."""
 
-    For an interval context ``mp`` is raised alike, as :func:`working` sets both: helper
-    arithmetic on ends in ``mp`` (``-t``, ``abs``) must not round them below the interval's
-    precision (``normal_sf`` once lost rigour that way).
-    """
-    old, old_mp = ctx.prec, mp.prec
-    ctx.prec = old + bits
-    if is_interval(ctx):
-        mp.prec = max(old_mp, ctx.prec)
-    try:
-        yield
-    finally:
-        ctx.prec = old
-        mp.prec = old_mp
+    def __init__(self, ctx: Ctx, bits: int) -> None:
+        self.ctx, self.bits = ctx, bits
+
+    def __enter__(self) -> None:
+        self.saved = old, old_mp = self.ctx.prec, mp.prec
+        self.ctx.prec = old + self.bits
+        if is_interval(self.ctx):
+            mp.prec = max(old_mp, self.ctx.prec)
+
+    def __exit__(self, *exc: object) -> None:
+        self.ctx.prec, mp.prec = self.saved
 
 
 # ---- expm1 / log1p with rigorous enclosures ---------------------------------------------

@@ -8,6 +8,7 @@ line, the generic bad-input test and the Hypothesis strategies of valid inputs.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
@@ -60,7 +61,7 @@ class Param:
     parameter refuses infinities.  ``exact_ends`` says the formula takes this input as an
     exact rational (``exact_inputs``) and keeps its distance from the domain's ends itself
     (``alpha - 1`` formed exactly, with its own guard bits): the evaluation then adds no
-    near-end bits for it (:func:`reference.core.model.near_end_bits`).
+    near-end bits for it (:func:`near_end_bits`).
     """
 
     name: str
@@ -75,6 +76,13 @@ class Param:
     min_len: int = 1
     allow_inf: bool = False
     exact_ends: bool = False
+
+    @functools.cached_property
+    def near_ends(self) -> tuple[tuple[int, int, int], ...]:
+        """``(|numerator|, numerator, denominator)`` of each finite non-zero end, for
+        :func:`near_end_bits` (none with ``exact_ends``)."""
+        ends = () if self.exact_ends else (self.lo, self.hi)
+        return tuple((abs(e.numerator), e.numerator, e.denominator) for e in ends if e)
 
     @property
     def required(self) -> bool:
@@ -293,3 +301,38 @@ def as_fraction(x: object, name: str, where: str, *, lo: Fraction | None = Fract
     if hi is not None and (q > hi or (hi_open and q == hi)):
         raise DomainError(name, x, f"must be {'<' if hi_open else '<='} {hi}", where)
     return q
+
+
+def near_end_bits(params: Sequence[Param], values: Mapping[str, Any]) -> int:
+    """Extra bits of working precision for inputs next to a non-zero end of their domain:
+    an input within ``2**-b`` (relative) of a finite non-zero end of its parameter's domain
+    (``delta = 1 - 1e-300``) would round onto that end at the working precision and lose what
+    separates it (``log(1/delta)`` would come out 0); the evaluation then runs with ``b`` more
+    bits (at most ``MAX_NEAR_END_BITS``).  Zero ends and ``exact_ends`` parameters need
+    nothing.  An input of magnitude ``2**b`` above ``2**HUGE_BITS`` gets ``b`` more bits
+    too: ``e^x`` at ``x = 1e300`` is only known to relative ``x * 2**-prec``."""
+    bits = 0
+    for p in params:
+        v = values.get(p.name)
+        ends = p.near_ends
+        for q in v if isinstance(v, tuple) else (v,):
+            if not isinstance(q, Fraction):
+                continue
+            n, d = q.numerator, q.denominator
+            size = abs(n).bit_length() - d.bit_length()
+            if size > HUGE_BITS:  # e^q, or q - (q - 1), needs log2|q| more bits
+                bits = max(bits, size)
+            for top_n, end_n, end_d in ends:
+                top = top_n * d                         # |end| / |q - end| > 256, first
+                gap = abs(n * end_d - end_n * d)
+                if gap and top > 256 * gap:             # in integers (10x faster)
+                    ratio = Fraction(top, gap)
+                    bits = max(bits, ratio.numerator.bit_length() - ratio.denominator.bit_length())
+    return min(bits + 8, MAX_NEAR_END_BITS) if bits else 0
+
+
+#: Magnitudes above ``2**HUGE_BITS`` raise the working precision by their bit length.
+HUGE_BITS = 64
+#: The most extra bits :func:`near_end_bits` adds: enough to separate from 1 every double
+#: (``1 - 2**-1074``) and every decimal down to ``1 - 1e-1000``.
+MAX_NEAR_END_BITS = 3400
