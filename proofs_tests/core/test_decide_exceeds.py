@@ -127,6 +127,33 @@ def test_below_inv_e(q: Fraction, below: bool) -> None:
     assert below_inv_e(q) is below
 
 
+def test_the_rational_bounds_of_one_over_e_and_the_band_between() -> None:
+    """The two rationals around ``1/e`` that decide most inputs in rationals hold it (by
+    Arb's ``e`` at 300 bits); inside the band between them, ``1e-11`` wide, the interval
+    route decides inputs ``1e-30`` either side of ``1/e`` (expected values from Arb)."""
+    from flint import arb, ctx, fmpq
+
+    from reference.core.decide import INV_E_ABOVE, INV_E_BELOW
+    old = ctx.prec
+    ctx.prec = 300
+    try:
+        inv_e = 1 / arb.const_e()
+        def side(q: Fraction) -> bool:   # q < 1/e, decided by Arb
+            d = inv_e - arb(fmpq(q.numerator, q.denominator))
+            assert d > 0 or d < 0
+            return bool(d > 0)
+        assert side(INV_E_BELOW) and not side(INV_E_ABOVE)
+        assert INV_E_ABOVE - INV_E_BELOW == Fraction(1, 10**11)
+        mid = Fraction(36787944117144232159552377016146, 10**32)   # 1/e to 32 digits
+        for q in (mid - Fraction(1, 10**30), mid + Fraction(1, 10**30), mid,
+                  INV_E_BELOW + Fraction(1, 10**40), INV_E_ABOVE - Fraction(1, 10**40)):
+            assert INV_E_BELOW < q < INV_E_ABOVE
+            assert below_inv_e(q) is side(q), q
+        assert below_inv_e(INV_E_BELOW) and not below_inv_e(INV_E_ABOVE)
+    finally:
+        ctx.prec = old
+
+
 def test_a_rational_statistic_decides_a_tie_exactly() -> None:
     """A rational statistic can equal the budget; its enclosure then straddles it at every
     precision, so ``exact_value`` decides it once the working precision has not: 1/3 does

@@ -84,8 +84,15 @@ def exceeds(stat: Callable[[Ctx], MPF], budget: Fraction, where: str,
                        f"{budget} at {dps // 2} digits")
 
 
+#: Rationals just below and above ``1/e = 0.36787944117144...``: outside them ``q < 1/e`` is
+#: decided in rationals (a precondition of several results, on every call).
+INV_E_BELOW, INV_E_ABOVE = Fraction(36787944117, 10**11), Fraction(36787944118, 10**11)
+
+
 def below_inv_e(q: Fraction) -> bool:
     """``q < 1/e`` exactly (``e`` is irrational, so ``q e = 1`` never happens)."""
+    if q <= INV_E_BELOW or q >= INV_E_ABOVE:
+        return q <= INV_E_BELOW
     return not exceeds(lambda ctx: ctx.e * to_ctx(ctx, q), Fraction(1), "1/e comparison")
 
 

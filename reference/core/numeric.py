@@ -96,8 +96,8 @@ def exact(x: object, name: str, where: str) -> Fraction:
                 raise DomainError(name, x, "must be finite", where)
             # the raw triple: ``man_exp`` drops the sign in mpmath 1.3 (-0.5 gave +1/2)
             sign, man, exp, _ = x._mpf_
-            q = Fraction(int(man)) * (Fraction(2) ** int(exp))
-            return -q if sign else q
+            man, exp = (-int(man) if sign else int(man)), int(exp)
+            return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
         f = float(x)
         if not math.isfinite(f):
             raise DomainError(name, x, "must be finite", where)

