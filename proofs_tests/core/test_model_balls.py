@@ -114,6 +114,23 @@ def cancel_log(ctx: Any, u: Any) -> Any:
     return log(ctx, cancel.core(ctx, u))
 
 
+@result("T:Balls-side", title="(e^u, 1/3)", kind="bound", statement="(e^u, 1/3)",
+        params=[nonneg("u", "1")], balls=True)
+def side(ctx: Any, u: Any) -> Any:
+    """``e^u`` in the context, and ``1/3`` made in ``mp`` on the side (no ball vouches)."""
+    SEEN.append(ctx)
+    return Pair(exp(ctx, u), mp.mpf(1) / 3)
+
+
+def test_a_number_of_another_context_leaves_the_plain_value_to_mp() -> None:
+    SEEN.clear()
+    value = side(u=F(1, 3))
+    assert SEEN == [FAST, mp] and isinstance(value.value, mp.mpf)
+    with mp.workprec(400):
+        e13 = frac(mp.exp(mp.mpf(1) / 3))
+    assert abs(frac(value.value) - e13) < e13 * F(1, 2**160)
+
+
 def test_a_ball_that_does_not_pin_the_value_leaves_it_to_mp() -> None:
     """A ball wider than the value (the cancellation ``e^u - e^u``) is loose: the plain
     value is mp's, exact here; a formula that fails on balls (``log`` of a ball reaching 0)

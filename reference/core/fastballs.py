@@ -89,9 +89,10 @@ def point(x: Any, bits: int) -> Any:
     """The plain value a ball pins: its midpoint rounded to the working precision of ``mp``,
     when the ball is finite and its radius is below ``2^-bits`` of its midpoint (then the
     exact value, inside the ball, rounds to within one unit in the last place of it: a
-    faithful rounding); else None.  Not a ball (an int, a bool): ``x`` itself."""
+    faithful rounding); else None, and None for a number of another context (an ``mp`` or
+    ``iv`` number a formula made on the side: no radius vouches for it)."""
     if not isinstance(x, arb):
-        return x
+        return None
     if not x.is_finite() or not (x.is_exact() or x.rel_accuracy_bits() >= bits):
         return None
     return +mp.make_mpf(_exact_raw(x))
