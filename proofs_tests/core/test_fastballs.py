@@ -57,6 +57,8 @@ def test_ints_and_binary_numbers_are_exact_at_any_precision() -> None:
     flint.ctx.prec = 53
     try:
         assert _ends(FAST.mpf(big)) == (big, big)
+        for n in (-big, 2**5000 + 1, -(2**5000) - 1, 2**30, -(2**30), -7, 0):
+            assert _ends(FAST.mpf(n)) == (n, n)
         assert _ends(FAST.mpf(fine)) == (frac(fine), frac(fine))
         assert _ends(FAST.mpf(mp.mpf(-3) / 4)) == (F(-3, 4), F(-3, 4))
         assert _ends(FAST.mpf(0.1)) == (F(0.1), F(0.1))      # a float: the double it holds

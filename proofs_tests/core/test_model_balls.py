@@ -134,7 +134,7 @@ def test_a_number_of_another_context_leaves_the_plain_value_to_mp() -> None:
 def test_a_ball_that_does_not_pin_the_value_leaves_it_to_mp() -> None:
     """A ball wider than the value (the cancellation ``e^u - e^u``) is loose: the plain
     value is mp's, exact here; a formula that fails on balls (``log`` of a ball reaching 0)
-    gets its plain value from mp too, while its enclosure fails (as on ``iv``)."""
+    gets its plain value from mp too, and its enclosure from iv, where it fails too."""
     SEEN.clear()
     assert cancel(u=F(1, 3)) == mp.mpf(2) ** -1000 and SEEN == [FAST, mp]
     enc = cancel.certified(u=F(1, 3))
@@ -143,8 +143,31 @@ def test_a_ball_that_does_not_pin_the_value_leaves_it_to_mp() -> None:
     with mp.workdps(60):
         exact = -1000 * mp.log(2)
     assert abs(cancel_log(u=F(1, 3)) - exact) < mp.mpf(10) ** -45 and SEEN == [FAST, mp]
-    with pytest.raises(ValueError, match="log is not defined"):
+    with pytest.raises(ValueError, match="logarithm of a negative number"):   # iv's error
         cancel_log.certified(u=F(1, 3))
+
+
+@result("T:Balls-overflow", title="e^u, beyond Arb", kind="bound", statement="e^u",
+        params=[nonneg("u", "1")], balls=True)
+def beyond(ctx: Any, u: Any) -> Any:
+    """``e^u``, failing on balls as a formula does whose intermediates leave Arb's range."""
+    SEEN.append(ctx)
+    if ctx is FAST:
+        raise OverflowError("too many digits in integer")
+    return exp(ctx, u)
+
+
+def test_a_formula_that_fails_on_balls_is_certified_on_iv() -> None:
+    """Balls are an accelerator: where the formula fails on them, the enclosure comes from
+    the reference evaluator ``iv`` and the plain value from ``mp``."""
+    SEEN.clear()
+    enc = beyond.certified(u=F(1, 3))
+    assert SEEN == [FAST, iv]
+    with mp.workprec(400):
+        e13 = frac(mp.exp(mp.mpf(1) / 3))
+    assert frac(enc.lo) <= e13 <= frac(enc.hi) and enc.hi - enc.lo < mp.mpf(2) ** -160
+    SEEN.clear()
+    assert abs(frac(beyond(u=F(1, 3))) - e13) < e13 * F(1, 2**160) and SEEN == [FAST, mp]
 
 
 def test_the_same_result_on_iv_agrees() -> None:

@@ -93,6 +93,19 @@ def test_ratio_bracket_encloses_and_is_tight(eps: Fraction) -> None:
     assert lo6.denominator <= 10**7 and hi6.denominator <= 10**7   # short rationals
 
 
+@pytest.mark.parametrize("eps", [F(1.2939468248063972e-238), F(2.0**-1074), F(1, 10**300),
+                                 F(1, 10**70), F(1, 10**40)])
+def test_ratio_bracket_of_a_tiny_eps_stays_on_its_side_of_1(eps: Fraction) -> None:
+    """``e^eps > 1`` for ``eps > 0`` and ``< 1`` for ``eps < 0``, also where Arb's ball of
+    ``e^eps`` reaches across 1 (the q-target oracle refuses ``w < 1``; a Hypothesis draw,
+    ``eps = 1.29e-238``, found it)."""
+    for e in (eps, -eps):
+        lo, hi = ratio_bracket(e)
+        a, b = exp_ends(e)
+        assert lo <= a and b <= hi
+        assert (lo >= 1) if e > 0 else (hi <= 1)
+
+
 def test_ratio_bracket_small_eps_stays_positive() -> None:
     a, b = exp_ends(F(-1))                       # e^-1 < 1: the lower end may go below 1
     lo, hi = ratio_bracket(F(-1), digits=6)

@@ -98,11 +98,6 @@ def point(x: Any, bits: int) -> Any:
     return +mp.make_mpf(_exact_raw(x))
 
 
-#: Integers below this in magnitude convert to exact balls directly (Arb rounds an integer
-#: to its precision, never below 53 bits here; larger ones go through their exact triple).
-SMALL_INT = 2**30
-
-
 class FastBalls:
     """The context of arb balls; the precision is flint's global one (``ctx.prec``)."""
 
@@ -121,7 +116,7 @@ class FastBalls:
         pair ``(lo, hi)`` of ints, floats or ``mp`` numbers (the ball around its midpoint)."""
         if isinstance(x, arb):
             return x
-        if type(x) is int and -SMALL_INT < x < SMALL_INT:   # exact at any precision used
+        if type(x) is int:      # exact at any precision (python-flint converts via fmpz)
             return arb(x)
         if isinstance(x, tuple):
             lo, hi = (_raw(e) for e in x)

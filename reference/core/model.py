@@ -19,7 +19,8 @@ Variations are hooks on the one class, not subclasses:
   inverse of a monotone forward result: calling it returns a :class:`Certificate` whose
   forward evaluation, in interval arithmetic, proves the defining inequality;
 * ``balls=True``: the enclosure, an inverse's solver and the plain value (where the ball
-  pins it to a faithful rounding, else ``mp``) from Arb's balls, :mod:`.fastballs`.
+  pins it to a faithful rounding, else ``mp``) from Arb's balls, :mod:`.fastballs`; where
+  the formula fails on balls, from ``iv`` and ``mp``.
 
 A result is a value in its module; the catalogue (:mod:`reference.core.catalogue`)
 collects them from an explicit list of modules. Nothing registers on import.
@@ -229,9 +230,8 @@ class Result(Generic[R]):
         if self.balls:  # the enclosure from Arb's balls, and the value where they pin it
             try:
                 out = self._run(_fast(), 0, values, bits)
-            except Exception:
-                if ctx is iv:
-                    raise
+            except Exception:   # (beyond Arb's range, say): the reference evaluator decides
+                pass
             else:
                 if ctx is iv:
                     return map_numbers(endpoints, out)

@@ -38,7 +38,6 @@ from functools import lru_cache
 from typing import Any
 
 import mpmath
-from mpmath import iv, mp
 
 from reference.core.errors import DomainError
 from reference.core.model import result
@@ -144,10 +143,9 @@ def _z0(ctx: Ctx, q: Fraction, sigma: Fraction) -> MPF:
 
 
 @lru_cache(maxsize=4096)
-def _left_tail(interval: bool, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF:
+def _left_tail(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF:
     """``Phi((z0 - i)/sigma)``, which does not depend on alpha: cached, since the orders an
-    optimisation over alpha visits share it (``interval`` and ``prec`` name the context)."""
-    ctx = iv if interval else mp
+    optimisation over alpha visits share it (``ctx`` and ``prec`` name the context)."""
     with mpmath.workprec(prec):
         old = ctx.prec
         ctx.prec = prec
@@ -176,7 +174,7 @@ def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, 
         right = (i * log_1q + to_ctx(ctx, j) * log_q + to_ctx(ctx, (j * j - j) / (2 * s2)))
         with extra_bits(ctx, -_spare_bits(ctx.prec, count, binom, left, right, z0, i, j, sigma)):
             size = abs(binom) * (exp(ctx, left)
-                                 * _left_tail(is_interval(ctx), ctx.prec, q, sigma, i)
+                                 * _left_tail(ctx, ctx.prec, q, sigma, i)
                                  + exp(ctx, right) * normal_sf(ctx, (z0 - to_ctx(ctx, j)) / ls))
         out.append(size)
         binom = binom * to_ctx(ctx, alpha - i) / (i + 1)
@@ -309,7 +307,7 @@ def log_moment(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction) -> MPF:
                 positive("sigma", "1", "noise multiplier (noise std / l2 sensitivity)"),
                 Param("alpha", "real", lo=Fraction(1), lo_open=True, hi=Fraction(MAX_ORDER),
                       example="2.5", doc="Rényi order", exact_ends=True)],
-        precondition=_fractional_cap, exact_inputs=True)
+        precondition=_fractional_cap, exact_inputs=True, balls=True)
 def sgm_rdp(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction) -> MPF:
     """RDP of order ``alpha`` of the sampled Gaussian mechanism (add/remove neighbours).
 

@@ -128,6 +128,8 @@ def ratio_bracket(eps: Fraction, digits: int | None = None) -> tuple[Fraction, F
         enc = endpoints(exp(FAST, to_ctx(FAST, eps)))
     lo = exact(enc.lo, "e^eps", "ratio_bracket")
     hi = exact(enc.hi, "e^eps", "ratio_bracket")
+    # a ball around e^eps for a tiny eps reaches across 1, where e^eps is not (exactly)
+    lo, hi = (max(lo, Fraction(1)), hi) if eps > 0 else (lo, min(hi, Fraction(1)))
     slack = hi * Fraction(1, 10**dps)
     return simplest_between(max(Fraction(0), lo - slack), lo), simplest_between(hi, hi + slack)
 
