@@ -18,7 +18,7 @@ from proofs_tests.arb_support import frac
 from reference.core.certificates import base_step
 from reference.core.fastballs import FAST
 from reference.core.model import Result, inverse, result
-from reference.core.numeric import Interval, exp, log, pos_part
+from reference.core.numeric import Interval, exp, get_dps, log, pos_part
 from reference.core.params import nonneg, positive, unit_open
 
 F = Fraction
@@ -120,6 +120,38 @@ def side(ctx: Any, u: Any) -> Any:
     """``e^u`` in the context, and ``1/3`` made in ``mp`` on the side (no ball vouches)."""
     SEEN.append(ctx)
     return Pair(exp(ctx, u), mp.mpf(1) / 3)
+
+
+def _fuzzy(extra: int) -> Any:
+    @result("T:Balls-fuzzy", title="e^u in a ball of set radius", kind="bound",
+            statement="e^u", params=[nonneg("u", "1")], balls=True)
+    def fuzzy(ctx: Any, u: Any) -> Any:
+        """``e^u``; on balls widened to a radius ``2^-(p + extra)`` of it (``p`` the working
+        precision in bits)."""
+        SEEN.append(ctx)
+        v = exp(ctx, u)
+        if ctx is FAST:
+            with mp.workdps(get_dps()):
+                r = mp.ldexp(1, -(mp.prec + extra))
+            v = v + FAST.mpf((-r, r)) * v
+        return v
+    return fuzzy
+
+
+@pytest.mark.parametrize(("extra", "pinned"), [(4, False), (7, False), (10, True), (14, True)])
+def test_a_ball_pins_the_value_only_below_two_to_the_minus_p_plus_8(extra: int,
+                                                                    pinned: bool) -> None:
+    """The plain value comes from the ball only when its radius is below ``2^-(p+8)`` of it
+    (then the rounding to ``p`` bits is faithful); a wider ball leaves it to mp."""
+    fuzzy = _fuzzy(extra)
+    SEEN.clear()
+    value = fuzzy(u=F(1, 3))
+    assert SEEN == ([FAST] if pinned else [FAST, mp])
+    with mp.workprec(400):
+        e13 = frac(mp.exp(mp.mpf(1) / 3))
+    with mp.workdps(get_dps()):
+        bits = mp.prec
+    assert abs(frac(value) - e13) < e13 * F(1, 2**bits)
 
 
 def test_a_number_of_another_context_leaves_the_plain_value_to_mp() -> None:
