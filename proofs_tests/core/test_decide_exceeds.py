@@ -14,9 +14,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from flint import arb, ctx, fmpq
 from mpmath import iv
 
-from reference.core.decide import MAX_DPS, below_inv_e, exceeds
+from reference.core.decide import INV_E_ABOVE, INV_E_BELOW, MAX_DPS, below_inv_e, exceeds
 from reference.core.numeric import Ctx, get_dps, precision
 
 THIRD = Fraction(1, 3)
@@ -131,13 +132,11 @@ def test_the_rational_bounds_of_one_over_e_and_the_band_between() -> None:
     """The two rationals around ``1/e`` that decide most inputs in rationals hold it (by
     Arb's ``e`` at 300 bits); inside the band between them, ``1e-11`` wide, the interval
     route decides inputs ``1e-30`` either side of ``1/e`` (expected values from Arb)."""
-    from flint import arb, ctx, fmpq
-
-    from reference.core.decide import INV_E_ABOVE, INV_E_BELOW
     old = ctx.prec
     ctx.prec = 300
     try:
         inv_e = 1 / arb.const_e()
+
         def side(q: Fraction) -> bool:   # q < 1/e, decided by Arb
             d = inv_e - arb(fmpq(q.numerator, q.denominator))
             assert d > 0 or d < 0

@@ -197,7 +197,7 @@ def _spare_bits(prec: int, count: int, binom: MPF, left: MPF, right: MPF, z0: MP
     for ``x >= 0`` and ``Q <= 1``; its rounding at ``p`` bits costs ``2^-p`` times the
     condition numbers of ``exp`` (``|left|``, ``|right|``) and of ``Q`` (``x^2 + 1``) and a few
     ulps of the products.  Size and condition numbers are estimated at 53 bits with 16 bits of
-    margin: the estimate only saves work, every evaluation stays rigorous in ``iv`` (a wrong
+    margin: the estimate only saves work, every evaluation stays rigorous (``iv``, balls; a wrong
     estimate widens an enclosure, it never moves it off the exact value), and at most ``prec -
     MIN_TERM_BITS`` bits are dropped.  At ``q = 2^-1022``, ``alpha = 1 + 10^-300`` the series
     has 100 terms, two normal tails each, at 3300 bits (five minutes certified); all but the
@@ -236,7 +236,7 @@ def _size_and_condition(ends: Sequence[Any], s: Any, i: int, j: Any) -> tuple[An
 
 def _tail(ctx: Ctx, sizes: list[MPF], weights: tuple[Fraction, ...], d: int) -> MPF:
     """``sum_{k>=0} (-1)^k a_k`` from ``a_0 .. a_(n-1)``: CVZ Algorithm 1, plus ``[-a_0/d_n,
-    a_0/d_n]`` in ``iv``.
+    a_0/d_n]`` in an enclosing context (``iv``, balls).
 
     Why the error bound applies (CVZ Proposition 1 needs ``a_k = int_0^1 x^k dnu`` with
     ``nu >= 0``; then ``|S - S_n| <= S / d_n <= a_0 / d_n``): for ``i > alpha`` the factor
