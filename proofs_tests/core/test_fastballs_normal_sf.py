@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import frac
-from reference.core import special
+from reference.core import fastballs, special
 from reference.core.fastballs import FAST, ends
 from reference.core.numeric import endpoints
 from reference.core.special import normal_sf
@@ -85,32 +85,74 @@ def test_balls_enclose_q_over_the_ball_and_are_tight(prec: int, centre: Fraction
         assert got.hi - got.lo <= 16 * (q_lo - q_hi) + q_lo * rounding, (centre, k, prec)
 
 
-@pytest.mark.parametrize(("centre", "k", "series"), [
-    (Fraction(3, 2), 0, False), (Fraction(-37), 0, False), (Fraction(60000), 0, False),
-    (Fraction(-65536), 0, False), (Fraction(65535), 0, True),
+ARB, SERIES, FAR = "arb", "series", "far"
+
+
+@pytest.mark.parametrize(("centre", "k", "route"), [
+    (Fraction(3, 2), 0, ARB), (Fraction(-37), 0, ARB), (Fraction(60000), 0, ARB),
+    (Fraction(-65536), 0, ARB), (Fraction(65535), 0, SERIES), (Fraction(65536), 0, SERIES),
     # the argument's own accuracy, at 200 bits: the first ball that allows 16 bits
     # (acc(x) - 2 size - 2, size 1 and 7) and the last that allows 15; a wide argument
-    (Fraction(3, 2), 21, False), (Fraction(3, 2), 20, True), (Fraction(100), 33, False),
-    (Fraction(100), 32, True), (Fraction(17125), 31, True),
-    (Fraction(1000), 150, False), (Fraction(65537), 0, True), (Fraction(10**12), 0, True),
-    (Fraction(-10**6), 60, True)])
-def test_each_route_where_documented(centre: Fraction, k: int, series: bool,
+    (Fraction(3, 2), 21, ARB), (Fraction(3, 2), 20, SERIES), (Fraction(100), 33, ARB),
+    (Fraction(100), 32, SERIES), (Fraction(17125), 31, SERIES), (Fraction(1000), 150, ARB),
+    # beyond |x| = 65536: the Mills ratio's series on the ball, both tails; the series at
+    # the ends where that ball is not positive (x^2/2 known only to +-2000 here)
+    (65536 + TWO**-30, 0, FAR), (Fraction(65537), 0, FAR), (Fraction(10**12), 0, FAR),
+    (Fraction(-10**6), 60, FAR), (Fraction(-65537), 0, FAR), (Fraction(10**6), 30, SERIES)])
+def test_each_route_where_documented(centre: Fraction, k: int, route: str,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Arb's erfc of the ball well inside |x| <= 65536 (measured: up to 60000 on the right,
     at 53, 200 and 700 bits; at 65535 its ball is less accurate than asked), and for every
-    left-tail argument (Q near 1), where the argument allows 16 bits; the point series at
-    the two ends otherwise.  Both enclose: the route is speed and tightness only."""
-    calls = []
-    point = special._sf_point
+    left-tail argument (Q near 1), where the argument allows 16 bits; beyond 65536 the
+    Mills ratio's series on the ball; the point series at the two ends otherwise.  All
+    enclose: the route is speed and tightness only."""
+    calls: dict[str, list[Any]] = {SERIES: [], FAR: []}
+    point, far = special._sf_point, fastballs._far_tail
 
     def counted(t: Any) -> Any:
-        calls.append(t)
+        calls[SERIES].append(t)
         return point(t)
 
+    def counted_far(t: Any) -> Any:
+        calls[FAR].append(t)
+        return far(t)
+
     monkeypatch.setattr(special, "_sf_point", counted)
+    monkeypatch.setattr(fastballs, "_far_tail", counted_far)
     got, q_hi, q_lo = _q_of_ball(centre, k, 200)
     assert got.lo <= q_hi and q_lo <= got.hi
-    assert bool(calls) == series     # the ends' route: one call per end (one for a point)
+    final = SERIES if calls[SERIES] else FAR if calls[FAR] else ARB   # the one answering
+    assert final == route, calls
+
+
+def _far_q(x: Fraction, prec: int) -> Any:
+    """``Q(x)`` from mpmath's ``erfc`` for ``|x| > 65536``: it loses about ``2 log2 x`` bits
+    more than its working precision there (measured at ``x = 2^200``: 1e-84 relative at 678
+    bits), so it runs at ``4 prec + 6 log2 x + 128`` bits and is checked against twice that."""
+    size = abs(x).numerator.bit_length()
+    wp = 4 * prec + 6 * size + 128
+    values = []
+    for bits in (wp, 2 * wp):
+        with mp.workprec(bits):
+            values.append(mp.erfc(_mp(x) / mp.sqrt(2)) / 2)
+    with mp.workprec(2 * wp):
+        assert abs(values[0] - values[1]) <= values[1] * mp.ldexp(1, -(2 * prec + 2 * size + 64))
+    return values[1]
+
+
+def test_far_tail_is_tight_where_the_argument_is_exact() -> None:
+    """Beyond 65536 at an exact argument the ball is the rounding of ``Q`` (a few ulps at
+    the working precision), for ``Q`` from ``1e-9e8`` down to ``10^(-2e299)`` and near 1."""
+    for prec in (53, 200, 600):
+        flint.ctx.prec = prec
+        for x in (Fraction(65537), Fraction(10**5), Fraction(7 * 10**7), TWO**200,
+                  Fraction(3 * 10**150), Fraction(-10**9)):
+            point = _ball(x, 0)          # x rounded to prec bits: the argument
+            got = ends(normal_sf(FAST, point))
+            want = _far_q(frac(ends(point).lo), prec)
+            with mp.workprec(16 * prec):
+                assert got.lo <= want <= got.hi, (prec, x)
+                assert got.hi - got.lo <= want * mp.ldexp(1, 12 - prec), (prec, x)
 
 
 def test_the_two_routes_agree() -> None:

@@ -27,6 +27,7 @@ from reference import DomainError, certified
 from reference.core.numeric import working
 from reference.results import covers
 from reference.results.dpsgd import rdp_accountant as ra
+from reference.results.dpsgd import rdp_minimum as rm
 from reference.results.dpsgd.rdp_accountant import (
     MAX_SEARCH_ORDER,
     dpsgd_delta_rdp,
@@ -172,14 +173,14 @@ def test_lower_bound_fallback_is_honest(monkeypatch: pytest.MonkeyPatch) -> None
 
     h = ra._rdp_objective(q, sigma, steps, extra)
     with mpmath.workprec(128):
-        a_hat = ra._search(lambda a: h(mp, a) / (a - 1), top)
+        a_hat = rm._search(lambda a: h(mp, a) / (a - 1), top)
     with working(iv):                       # the precision the certified call works at
-        lower = ra._lower(h, True, a_hat, top)
+        lower = rm._lower(iv, h, True, a_hat, top)
     assert lower is not None and mpmath.isfinite(lower)
     assert normal_eps.lo <= lower <= normal_eps.hi
     assert normal_eps.hi - lower < _NARROW * normal_eps.hi
     # without it the enclosures keep their upper ends and drop to 0
-    monkeypatch.setattr(ra, "_lower", lambda *args, **kwargs: None)
+    monkeypatch.setattr(rm, "_lower", lambda *args, **kwargs: None)
     patched = certified(dpsgd_eps_rdp, q=q, sigma=sigma, steps=steps, delta=delta)
     assert patched.lo == 0 and patched.hi == normal_eps.hi
     patched = certified(dpsgd_delta_rdp, q=q, sigma=sigma, steps=steps, eps=eps)

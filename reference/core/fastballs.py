@@ -208,11 +208,21 @@ class FastBalls:
         16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
         ``2 rad (|x| + 1)``; Arb's image of a ball argument measured up to 6 times it); else
         None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
-        rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): beyond ``|x| = 65536``,
-        where Arb's ``erfc`` loses more bits, and for an argument that allows fewer than 16
-        bits, over which ``Q`` varies so much that Arb's image reaches below 0 or is wider
-        still (5x at ``17125 +- 8e-6``)."""
+        rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): for an argument that
+        allows fewer than 16 bits, over which ``Q`` varies so much that Arb's image reaches
+        below 0 or is wider still (5x at ``17125 +- 8e-6``).  Beyond ``|x| =`` :data:`FAR`,
+        where Arb's ``erfc`` loses more bits, from the Mills ratio's series
+        (:func:`_far_tail`, with ``2 log2|x| + 10`` guard bits: ``x^2/2`` in the exponent),
+        or None where that ball is not positive (an argument too wide for it)."""
         x = self.mpf(x)
+        if x.is_finite() and (x > FAR or x < -FAR):
+            old = ctx.prec
+            ctx.prec = old + 10 + 2 * math.frexp(float(abs(x).upper()))[1]
+            try:
+                q = _far_tail(x) if x > 0 else 1 - _far_tail(-x)
+            finally:
+                ctx.prec = old
+            return q if q.is_finite() and q > 0 else None
         top = float(abs(x).upper()) if x.is_finite() else math.inf
         size = math.frexp(top)[1] if 1 <= top <= 65536 else 0
         allowed = x.rel_accuracy_bits() - 2 * size - 2     # what the argument allows
@@ -226,6 +236,30 @@ class FastBalls:
             if q.is_finite() and q > 0 and q.rel_accuracy_bits() >= min(old - 8, allowed):
                 return q
         return None
+
+
+#: Beyond this ``|x|`` Arb's ``erfc`` loses bits: :func:`_far_tail` instead.
+FAR = 65536
+
+
+def _far_tail(x: Arb) -> Arb:
+    """``Q(x)`` on a ball ``x > 65536``: ``phi(x) R(x)``, the Mills ratio ``R(x)`` enclosed by
+    two consecutive partial sums of ``(1/x) sum_n (-1)^n (2n-1)!!/x^(2n)`` (for real ``x > 0``
+    the remainder has the sign of the first term left out and is smaller: DLMF 7.12(i), as
+    :func:`reference.core.special.mills_bracket`), so at each point of the ball ``R`` lies in
+    the union of the two sums' balls; each term is below ``2^-32`` of the one before."""
+    inv2 = 1 / (x * x)
+    term = partial = arb(1)
+    small = arb(2) ** -(ctx.prec + 8)
+    n = 0
+    while True:
+        term = -term * (2 * n + 1) * inv2
+        n += 1
+        following = partial + term
+        if abs(term) < small:
+            break
+        partial = following
+    return (-(x * x) / 2).exp() / (2 * arb.pi()).sqrt() * partial.union(following) / x
 
 
 def normal_tail(t: Any, bits: int) -> numeric.Interval | None:
