@@ -98,6 +98,15 @@ def point(x: Any, bits: int) -> Any:
     return +mp.make_mpf(_exact_raw(x))
 
 
+def rough_ends(x: Any) -> tuple[float, float] | None:
+    """A ball's ends roughly, as floats (midpoint -+ radius in double precision: for
+    estimates, never for an enclosure); None for a number of another context."""
+    if not isinstance(x, arb):
+        return None
+    mid, rad = float(x.mid()), float(x.rad())
+    return mid - rad, mid + rad
+
+
 class FastBalls:
     """The context of arb balls; the precision is flint's global one (``ctx.prec``)."""
 

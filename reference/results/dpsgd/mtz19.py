@@ -40,6 +40,7 @@ from typing import Any
 import mpmath
 
 from reference.core.errors import DomainError
+from reference.core.fastballs import rough_ends
 from reference.core.model import result
 from reference.core.numeric import (
     MPF,
@@ -203,22 +204,38 @@ def _spare_bits(prec: int, count: int, binom: MPF, left: MPF, right: MPF, z0: MP
     has 100 terms, two normal tails each, at 3300 bits (five minutes certified); all but the
     first two terms are below ``2^-4000``.
     """
-    b, lt, rt, zc = (endpoints(v) for v in (binom, left, right, z0))
-    ends = (lt.lo, lt.hi, rt.lo, rt.hi, zc.lo, zc.hi)
-    # in floats (a fifth of the time) unless a number leaves their range, else in mpmath
-    est = (math.nan, math.nan)
-    if float(sigma) > 0:    # sigma = 1e-400 is 0 as a float
-        est = _size_and_condition([float(v) for v in ends], float(sigma), i, float(j))
-    if not all(map(math.isfinite, est)):
+    # in floats (a fifth of the time; a ball's ends read off its midpoint and radius) unless
+    # a number leaves their range, else in mpmath from the exact ends
+    rough = [e for v in (binom, left, right, z0) for e in _float_ends(v)]
+    est, top = (math.nan, math.nan), max(abs(rough[0]), abs(rough[1]))
+    if float(sigma) > 0 and all(map(math.isfinite, rough)):   # sigma = 1e-400: 0 as a float
+        est = _size_and_condition(rough[2:], float(sigma), i, float(j))
+    if all(map(math.isfinite, est)) and 0 < top < math.inf:
+        size = math.frexp(top)[1]
+    else:
+        b, lt, rt, zc = (endpoints(v) for v in (binom, left, right, z0))
+        ends = (lt.lo, lt.hi, rt.lo, rt.hi, zc.lo, zc.hi)
         with mpmath.workprec(53):
             est = _size_and_condition(ends, mpmath.mpf(sigma.numerator) / sigma.denominator,
                                       i, mpmath.mpf(j.numerator) / j.denominator)
-    size = mpmath.mag(max(abs(b.lo), abs(b.hi))) + int(mpmath.ceil(est[0] * _LOG2_E)) + 1
+        size = mpmath.mag(max(abs(b.lo), abs(b.hi)))
+    size += int(mpmath.ceil(est[0] * _LOG2_E)) + 1
     spare = -size - mpmath.mag(est[1]) - count.bit_length() - 16
     return max(0, min(int(spare), prec - MIN_TERM_BITS))
 
 
 _LOG2_E = 1.4426950408889634
+
+
+def _float_ends(x: MPF) -> tuple[float, float]:
+    """The ends of a number as floats, for :func:`_spare_bits`' estimates only (a ball's
+    midpoint -+ radius in floats, :func:`reference.core.fastballs.rough_ends`; else its exact
+    ends rounded); out of the floats' range they are 0 or infinite."""
+    rough = rough_ends(x)
+    if rough is None:
+        e = endpoints(x)
+        return float(e.lo), float(e.hi)
+    return rough
 
 
 def _size_and_condition(ends: Sequence[Any], s: Any, i: int, j: Any) -> tuple[Any, Any]:
