@@ -173,3 +173,65 @@ def test_a_rational_statistic_decides_a_tie_exactly() -> None:
     assert exceeds(wide, Fraction(3, 4), "t", exact_value=lambda: Fraction(3, 4)) is False
     above = Fraction(3, 4) + Fraction(1, 10**60)
     assert exceeds(wide, Fraction(3, 4), "t", exact_value=lambda: above) is True
+
+
+# ---- with balls=True: Arb's balls first, iv where they fail or do not decide ---------------
+
+def _generic_third_plus(k: int, sign: int, seen: list[object]):  # type: ignore[no-untyped-def]
+    """``1/3 + sign 10^-k`` in whatever context it is called with (recording the context)."""
+    def stat(c: Ctx):  # type: ignore[no-untyped-def]
+        seen.append(c)
+        return c.mpf(1) / 3 + sign * c.mpf(10) ** -k
+    return stat
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_balls_decide_at_the_working_precision(sign: int) -> None:
+    """``1/3 +- 10^-40`` against ``1/3`` at 50 digits: decided by the balls alone, with the
+    exact answer; ``10^-90`` is not (the balls are at 60 digits), so iv's ladder decides at
+    100 digits, after one iv trial at the working precision."""
+    from reference.core.fastballs import FAST
+    seen: list[object] = []
+    assert exceeds(_generic_third_plus(40, sign, seen), THIRD, "test", balls=True) == (sign > 0)
+    assert seen == [FAST]
+    seen.clear()
+    assert exceeds(_generic_third_plus(90, sign, seen), THIRD, "test", balls=True) == (sign > 0)
+    assert seen == [FAST, iv, iv]
+    seen.clear()
+    assert exceeds(_generic_third_plus(40, sign, seen), THIRD, "test") == (sign > 0)
+    assert seen == [iv]                                       # without balls: iv only
+
+
+def test_balls_that_fail_leave_the_decision_to_iv() -> None:
+    """A statistic that raises on balls (beyond Arb's range, say) is decided by iv; an
+    exception in iv itself still propagates (no swallowing beyond the balls)."""
+    seen: list[object] = []
+
+    def stat(c: Ctx):  # type: ignore[no-untyped-def]
+        seen.append(c)
+        if c is not iv:
+            raise OverflowError("no ball for this (a test)")
+        return iv.mpf(2)
+
+    assert exceeds(stat, Fraction(1), "test", balls=True) is True
+    assert len(seen) == 2 and seen[1] is iv
+
+    def broken(c: Ctx):  # type: ignore[no-untyped-def]
+        raise ZeroDivisionError("in every context")
+
+    with pytest.raises(ZeroDivisionError):
+        exceeds(broken, Fraction(1), "test", balls=True)
+
+
+@pytest.mark.parametrize(("value", "budget", "expected"), [
+    ("0.5", Fraction(1, 2), False), ("0.5", Fraction(1, 3), True), ("1e-300", Fraction(0), True),
+    ("-1e-300", Fraction(0), False), ("7", Fraction(7), False)])
+def test_balls_and_iv_agree_on_exact_points(value: str, budget: Fraction,
+                                            expected: bool) -> None:
+    """A statistic exact in both contexts (a decimal that is a binary fraction, or one whose
+    rounding cannot reach the budget): the same strict answer either way, ties included."""
+    def stat(c: Ctx):  # type: ignore[no-untyped-def]
+        return c.mpf(Fraction(value)) if c is not iv else iv.mpf(value)
+
+    assert exceeds(stat, budget, "test", balls=True) is expected
+    assert exceeds(stat, budget, "test") is expected

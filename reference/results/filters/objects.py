@@ -262,7 +262,7 @@ class ZCDPFilter(PrivacyFilter):
             return +stat, True
         dpp = self.delta_pp
         halt = exceeds(lambda ctx: zcdp_to_dp.core(ctx, to_ctx(ctx, rho), to_ctx(ctx, dpp)),
-                       self.eps, self.where)
+                       self.eps, self.where, balls=True)
         return +stat, halt
 
     def _accept(self, eps: Fraction, delta: Fraction) -> None:

@@ -116,7 +116,7 @@ def _advanced_K(ctx: Ctx, eps: list[MPF], eps_g: MPF, delta_g: MPF, **_: Any) ->
 
 def _advanced_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]:
     return {"halt": exceeds(lambda ctx: _advanced_K(ctx, **lift(ctx, values)),
-                            values["eps_g"], where)}
+                            values["eps_g"], where, balls=True)}
 
 
 @result("RRUV16:Thm5.1", title="Advanced privacy filter", kind="filter",
@@ -184,7 +184,8 @@ def _lift_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]:
         return {"halt": True, "infinite": True}
     try:
         return {"halt": exceeds(lambda ctx: _failure(ctx, **lift(ctx, values)),
-                                values["delta_g_prime"], where), "infinite": False}
+                                values["delta_g_prime"], where, balls=True),
+                "infinite": False}
     except RuntimeError:
         # Each term is delta_i times (1 + e^-2eps)/(1 - e^-eps) > 1, so deltas that reach
         # delta_g' mean HALT.  At eps_i = 1e15 the sum exceeds delta_g' = delta_i by

@@ -76,7 +76,7 @@ def zcdp_rule(values: Mapping[str, Any], where: str, rho: str = "rho", deltas: s
         return True
     rhos, dpp = values[rho], values["delta_pp"]
     return exceeds(lambda ctx: _zcdp_eps(ctx, lift(ctx, {"r": rhos})["r"], lift(
-        ctx, {"d": dpp})["d"]), values[eps], where)
+        ctx, {"d": dpp})["d"]), values[eps], where, balls=True)
 
 
 def expost_rule(values: Mapping[str, Any], expost: str = "expost", deltas: str = "deltas",
