@@ -96,7 +96,7 @@ def dp_to_zcdp(ctx: Ctx, eps: MPF, delta: MPF) -> ZCDP:
         params=[nonneg("rho", "1.3527", "zCDP level"),
                 unit_open("delta", "1e-6", "the conversion's slack delta'' (the DP delta "
                           "for pure zCDP)")],
-        probabilistic=True)
+        probabilistic=True, balls=True)
 def zcdp_to_dp(ctx: Ctx, rho: MPF, delta: MPF) -> MPF:
     """The epsilon ``rho + 2 sqrt(rho log(1/delta))`` of a rho-zCDP mechanism at delta.
 

@@ -132,7 +132,7 @@ def _advanced_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]:
                 precondition=all_of(inv_e_precondition("delta_g"),
                                     max_length("eps", MAX_ROUNDS)),
                 notes="Implements (6) as stated, with the /2 of Lemma 4.6; the proof's last "
-                      "line drops it (erratum RRUV16:Thm5.1-proof).")
+                      "line drops it (erratum RRUV16:Thm5.1-proof).", balls=True)
 def advanced_filter(ctx: Ctx, eps: list[MPF], eps_g: MPF, delta_g: MPF,
                     halt: bool) -> FilterDecision:
     """The statistic ``K`` of (6) and the advanced filter's HALT iff ``K > eps_g``.
@@ -217,7 +217,7 @@ def _same_length(values: Mapping[str, Any], where: str) -> None:
                 notes="Printed per-round term 2 delta_i/(eps_i e^eps_i) inherits the false "
                       "Lemma 2.3 (ii) (erratum RRUV16:Lem3.3); implemented with the sharp "
                       "corrected term delta(1+e^-2eps)/(1-e^-eps). eps_i = delta_i = 0 "
-                      "contributes 0; eps_i = 0 < delta_i contributes +inf.")
+                      "contributes 0; eps_i = 0 < delta_i contributes +inf.", balls=True)
 def lifted_failure(ctx: Ctx, eps: list[MPF], delta: list[MPF], delta_g_prime: MPF,
                    halt: bool, infinite: bool) -> LiftCheck:
     """Summed per-round failure of Lemma 3.3 and whether it exceeds ``delta_g'``.

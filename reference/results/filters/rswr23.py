@@ -128,7 +128,7 @@ def _sum(ctx: Ctx, xs: list[MPF]) -> MPF:
                                     max_length("rho", MAX_ROUNDS)),
                 notes="The transcript up to N is (eps, delta + delta'')-DP (the printed "
                       "closing sentence says (eps, delta)). HALT iff "
-                      "a condition holds for the prefix including the proposal.")
+                      "a condition holds for the prefix including the proposal.", balls=True)
 def zcdp_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], eps: MPF, delta: MPF,
                 delta_pp: MPF, halt: bool) -> ZCDPFilterDecision:
     """The zCDP filter's statistics on the prefix and its decision (HALT before the round).
@@ -167,7 +167,8 @@ def zcdp_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], eps: MPF, delta: MP
                                     max_length("expost", MAX_ROUNDS)),
                 notes="Stops on *equality* with the budget, which the hypothesis (every "
                       "ex-post bound fits the remaining budget) makes reachable; sums above "
-                      "the budget are outside the lemma (DomainError). N may be infinite.")
+                      "the budget are outside the lemma (DomainError). N may be infinite.",
+        balls=True)
 def expost_filter(ctx: Ctx, expost: list[MPF], deltas: list[MPF], eps: MPF,
                   delta: MPF, halt: bool) -> ExPostDecision:
     """The ex-post filter's spend and its decision.
@@ -216,7 +217,7 @@ def _concurrent_decide(values: Mapping[str, Any], where: str) -> dict[str, bool]
                                     max_length("expost", MAX_ROUNDS)),
                 notes="The printed N is garbled; implemented as the "
                       "minimum of the two rules, each on its own subsequence. The later text's "
-                      "'as in Lemma 5.2' means this theorem.")
+                      "'as in Lemma 5.2' means this theorem.", balls=True)
 def concurrent_filter(ctx: Ctx, rho: list[MPF], deltas: list[MPF], expost: list[MPF],
                       deltas_post: list[MPF], eps: MPF, delta: MPF, delta_pp: MPF,
                       eps_post: MPF, delta_post: MPF, halt: bool) -> ConcurrentDecision:

@@ -63,7 +63,7 @@ def gaussian_loss_law(ctx: Ctx, sigma: MPF, sensitivity: MPF = 1) -> NormalLaw:
         params=[positive("sigma", "2", "standard deviation of the noise"),
                 nonneg("eps", "1"),
                 positive("sensitivity", "1", "|f(x) - f(x')| = Delta", default="1")],
-        probabilistic=True)
+        probabilistic=True, balls=True)
 def gaussian_loss_tail(ctx: Ctx, sigma: MPF, eps: MPF, sensitivity: MPF = 1) -> MPF:
     """``P[I > eps]`` for the Gaussian mechanism's loss ``I ~ N(Delta^2/(2s^2), Delta^2/s^2)``.
 
@@ -117,7 +117,8 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
         params=[positive("eps", "1"), unit_open("delta", "1e-6")],
         status="corrected", precondition=_ex1_condition,
         notes="The condition eps <= 4(2 - sqrt 2) ln(1/delta) ~ 2.343 ln(1/delta) is unstated "
-              "in the notes (erratum LEC11:N13); it holds e.g. for eps <= 1, delta <= 0.65.")
+              "in the notes (erratum LEC11:N13); it holds e.g. for eps <= 1, delta <= 0.65.",
+        balls=True)
 def notes_gaussian_sigma(ctx: Ctx, eps: MPF, delta: MPF) -> MPF:
     """Noise ``sigma = 2 sqrt(ln(1/delta))/eps`` for which ``P[I > eps] <= delta`` (sensitivity 1).
 
