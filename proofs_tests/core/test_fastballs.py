@@ -5,6 +5,7 @@ mpmath at twice the precision).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import flint
@@ -15,7 +16,7 @@ from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_ends, frac
 from reference.core import fastballs
-from reference.core.fastballs import FAST, ends, normal_tail
+from reference.core.fastballs import FAST, ends, normal_tail, rough_ends
 from reference.core.numeric import endpoints, extra_bits, is_interval, pos_part, working
 from reference.core.special import normal_sf
 from reference.results import get
@@ -245,3 +246,20 @@ def test_normal_tail_refuses_a_ball_less_accurate_than_asked() -> None:
     assert calls[0] is None and calls[1] is not None     # the series, then Arb
     assert 0 < far.lo and far.hi - far.lo <= far.lo * mp.mpf(10) ** -45
     assert near.hi - near.lo <= near.lo * mp.mpf(10) ** -45
+
+
+def test_rough_ends_read_a_ball_in_floats_and_nothing_else() -> None:
+    """``rough_ends`` (estimates only): a ball's ``mid -+ rad`` in floats, in order and
+    around the exact ends; 0 or infinite out of the floats' range; None for an ``mp``
+    number, an ``iv`` interval or a float (numbers no radius vouches for)."""
+    flint.ctx.prec = 100
+    arb, fmpq = flint.arb, flint.fmpq
+    x = arb(fmpq(1, 3)) + arb(0, fmpq(1, 2**40))      # 1/3 +- (2^-40 + rounding)
+    lo, hi = rough_ends(x)
+    assert lo < float(Fraction(1, 3)) < hi
+    assert abs((hi - lo) / 2 - 2.0**-40) < 2.0**-60 and abs((lo + hi) / 2 - 1 / 3) < 1e-16
+    assert rough_ends(arb(2) ** 2000) == (math.inf, math.inf)
+    assert rough_ends(-(arb(2) ** 2000)) == (-math.inf, -math.inf)
+    assert rough_ends(arb(2) ** -2000) == (0.0, 0.0)
+    for other in (mp.mpf(1) / 3, iv.mpf(1) / 3, 0.25):
+        assert rough_ends(other) is None
