@@ -14,11 +14,12 @@ from fractions import Fraction
 
 import flint
 import pytest
-from mpmath import iv, mp
+from mpmath import mp
 
 from proofs_tests.arb_support import arb_ends, frac
 from proofs_tests.privacy_loss_support import arb_shown, mpq
 from reference import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import Result
 from reference.core.numeric import endpoints, log, to_ctx
 from reference.results import covers, errata
@@ -141,13 +142,14 @@ def test_n11_check_pinned() -> None:
 
 
 def _enclosure(bits: int, delta: Fraction) -> tuple[Fraction, Fraction]:
-    """The ends of the bound's enclosure as Ex1's condition computes it at ``bits`` bits."""
-    old = iv.prec
-    iv.prec = bits
+    """The ends of the bound's enclosure as Ex1's condition computes it at ``bits`` bits
+    (on Arb's balls)."""
+    old = FAST.prec
+    FAST.prec = bits
     try:
-        ends = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
+        ends = endpoints(4 * (2 - FAST.sqrt(FAST.mpf(2))) * log(FAST, 1 / to_ctx(FAST, delta)))
     finally:
-        iv.prec = old
+        FAST.prec = old
     return frac(ends.lo), frac(ends.hi)
 
 

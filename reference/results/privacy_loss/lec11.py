@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 import mpmath
-from mpmath import iv, mp
+from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, log, to_ctx
 from reference.core.params import Param, nonneg, positive, unit_open
@@ -94,11 +95,11 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
     that the 16384-bit enclosure cannot place is refused ("could not be compared").
     """
     eps, delta = values["eps"], values["delta"]
-    old = iv.prec
+    old = FAST.prec
     try:
         for bits in (64, 256, 1024, 4096, 16384):
-            iv.prec = bits
-            bound = endpoints(4 * (2 - iv.sqrt(2)) * log(iv, 1 / to_ctx(iv, delta)))
+            FAST.prec = bits    # Arb's balls: as rigorous as iv, ten times faster
+            bound = endpoints(4 * (2 - FAST.sqrt(FAST.mpf(2))) * log(FAST, 1 / to_ctx(FAST, delta)))
             if compare(bound.lo, eps) >= 0:     # eps <= bound.lo
                 return
             if compare(bound.hi, eps) < 0:      # eps > bound.hi
@@ -106,7 +107,7 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
                 raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = {shown} "
                                   "(unstated in the notes)", where)
     finally:
-        iv.prec = old
+        FAST.prec = old
     raise DomainError("eps", float(eps), f"could not be compared with {_EX1_CONSTANT}", where)
 
 
