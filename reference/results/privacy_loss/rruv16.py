@@ -12,10 +12,11 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import mpmath
-from mpmath import iv, mp
+from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, is_interval, to_ctx
 from reference.core.params import Param, distribution, nonneg, positive
@@ -52,13 +53,13 @@ def exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
     """
     if eps == 0 or ratio <= 1:
         return ratio > 1
-    bits, saved = 64, (iv.prec, mp.prec)
+    bits, saved = 64, (FAST.prec, mp.prec)
     while True:
-        try:
-            iv.prec = mp.prec = bits
-            e = endpoints(exp(iv, to_ctx(iv, eps)))
+        try:    # on Arb's balls: as rigorous as iv, several times faster
+            FAST.prec = mp.prec = bits
+            e = endpoints(exp(FAST, to_ctx(FAST, eps)))
         finally:
-            iv.prec, mp.prec = saved
+            FAST.prec, mp.prec = saved
         if compare(e.hi, ratio) < 0:
             return True
         if compare(e.lo, ratio) > 0:
