@@ -119,3 +119,28 @@ def test_a_ratio_next_to_an_integer_near_2_to_150_is_decided(up: bool) -> None:
     m = _flint_m(eps, delta)
     assert m == (M + 1 if up else M)
     _check(eps, delta, m)
+
+
+class _Broken:
+    """A balls context that fails at first use, as Arb does beyond its range."""
+
+    interval = True
+
+    def __getattr__(self, name: str) -> object:
+        raise OverflowError("beyond Arb's range (a test)")
+
+
+@covers("CL23:ThmI.1")
+def test_where_arb_fails_iv_decides_the_same_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ratio's enclosure and the decision run on Arb's balls; with every use of the balls
+    failing, mpmath's iv gives the same m' (the thorough profile's example and a ratio next
+    to an integer near 2^150, both sides)."""
+    from reference.results.tct import selection
+
+    cases = [(Fraction(1.1470613000855157e-143), Fraction(5e-324), 1075)]
+    for up in (False, True):
+        M = 2**150 + 12345
+        cases.append((_eps_for_ratio(M, up), Fraction(1, 2), M + 1 if up else M))
+    monkeypatch.setattr(selection, "FAST", _Broken())
+    for eps, delta, m in cases:
+        _check(eps, delta, m)

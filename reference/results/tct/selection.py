@@ -24,10 +24,12 @@ from mpmath import iv
 
 from reference.core.decide import exceeds
 from reference.core.errors import DomainError
+from reference.core.fastballs import FAST
 from reference.core.model import lift, result
 from reference.core.numeric import (
     MPF,
     Ctx,
+    Interval,
     endpoints,
     exact,
     exp,
@@ -160,6 +162,13 @@ def _top_one_ratio(ctx: Ctx, eps: MPF, delta: MPF, **_: Any) -> MPF:
     return log(ctx, 1 / delta) / log1p(ctx, exp(ctx, -2 * eps))
 
 
+def _ratio_ends(ctx: Ctx, values: Mapping[str, Any]) -> tuple[Interval, MPF]:
+    """The ends of the ratio's enclosure at the working precision, and ``2^(prec + 64)``."""
+    with working(ctx):
+        return (endpoints(_top_one_ratio(ctx, **lift(ctx, values))),
+                mpmath.mpf(2) ** (ctx.prec + 64))
+
+
 def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction | None]:
     """``m' = ceil(ln(1/delta)/ln(1 + e^{-2 eps}))`` decided exactly on the exact inputs.
 
@@ -173,16 +182,18 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
     eps, delta = values["eps"], values["delta"]
     if eps == 0:    # the least m with 2^m >= 1/delta, i.e. 2^m >= ceil(1/delta)
         return {"m": Fraction((-(-1 // delta) - 1).bit_length())}
-    with working(iv):
-        ends = endpoints(_top_one_ratio(iv, **lift(iv, values)))
-        limit = mpmath.mpf(2) ** (iv.prec + 64)     # the working precision's, plus 64
+    try:    # on Arb's balls: as rigorous as iv, several times faster
+        ends, limit = _ratio_ends(FAST, values)
+    except Exception:   # (beyond Arb's range, say): iv
+        ends, limit = _ratio_ends(iv, values)
     if not ends.hi < limit:     # no exact integer to decide (and too large to convert)
         return {"m": None}
     # ceilings of the exact ends (mpmath.ceil would round a ratio above 2^prec)
     a, b = (math.ceil(exact(e, "ratio", where)) for e in (ends.lo, ends.hi))
     if b - a > 1:
         return {"m": None}
-    above = exceeds(lambda ctx: _top_one_ratio(ctx, **lift(ctx, values)), Fraction(a), where)
+    above = exceeds(lambda ctx: _top_one_ratio(ctx, **lift(ctx, values)), Fraction(a), where,
+                    balls=True)
     return {"m": Fraction(a + 1 if above else a)}
 
 
