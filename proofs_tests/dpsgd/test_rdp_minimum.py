@@ -13,7 +13,7 @@ import mpmath
 import pytest
 from mpmath import iv, mp
 
-from proofs_tests.dpsgd_accountant_support import _STD
+from proofs_tests.dpsgd_accountant_support import _STD, _independent_min
 from reference import certified
 from reference.core.fastballs import FAST
 from reference.core.numeric import to_ctx
@@ -116,3 +116,58 @@ def test_where_arb_fails_iv_and_mp_answer(monkeypatch: pytest.MonkeyPatch) -> No
     assert abs(plain - with_balls[2]) <= abs(plain) * mp.mpf(10) ** -40
     bound = ra.delta_bound(q, sigma, steps, eps)
     assert abs(bound - with_balls[3]) <= bound * mp.mpf(2) ** -50 and bound >= enc_delta.hi
+
+
+@covers("DPSGD:eps-rdp")
+def test_an_order_off_the_optimum_still_gives_an_enclosure_of_the_minimum() -> None:
+    """From an order 2^-20 (relative, in alpha - 1) off the one found, the value there lies
+    above the minimum by about 2^-40 of it, so only the proved lower end (the four points'
+    secants) keeps the minimum inside: the enclosure's lower end is the lesser of the two,
+    and it holds the independent minimum (mpmath's findroot on the slope, 60 digits)."""
+    h, ratio = _objective((*_STD, True))
+    a_hat = _order(h, ratio)
+    off = 1 + (a_hat - 1) * (1 + F(1, 2**20))
+    want, _ = _independent_min(_STD)
+    for ctx in (FAST, iv):
+        with rm.at_bits(ctx, rm._IV_BITS):
+            lo, hi = rm._enclose(ctx, h, ratio, off)
+            at_off = rm._enclose(ctx, h, ratio, a_hat)
+        with mp.workprec(300):
+            assert lo <= want <= hi, (ctx, lo, want, hi)
+            assert want < at_off[1] < hi                  # the value at the off order: above
+            assert hi - want > want * mp.mpf(2) ** -50    # by far more than the widths
+
+
+def _spy(h: rm.Objective, seen: list[Any]) -> rm.Objective:
+    def spied(ctx: Any, alpha: Fraction) -> Any:
+        seen.append(ctx)
+        return h(ctx, alpha)
+    return spied
+
+
+@covers("DPSGD:eps-rdp")
+@pytest.mark.parametrize("bits", [64, 128, 200])
+def test_plain_values_come_from_the_balls_where_they_pin_the_rounding(bits: int) -> None:
+    """At the standard input the ball at ``bits + 16`` bits pins the value: ``mp`` never runs."""
+    h, ratio = _objective((*_STD, True))
+    seen: list[Any] = []
+    rm._value(_spy(h, seen), ratio, F(17, 2) + F(1, 10**6), bits)
+    assert seen == [FAST]
+
+
+@covers("DPSGD:eps-rdp")
+def test_a_ball_too_wide_to_pin_the_rounding_leaves_the_value_to_mp() -> None:
+    """A ball whose radius is about ``2^-(bits+4)`` of it (fewer than ``bits + 8`` bits)
+    does not pin: the value is mp's (here, deliberately, another number, so the route
+    shows); at ``2^-(bits+12)`` the ball's midpoint, rounded."""
+    import flint
+
+    bits = 100
+
+    def h(ctx: Any, alpha: Fraction) -> Any:
+        if ctx is FAST:
+            return flint.arb(1, flint.arb(2) ** -(bits + shift))
+        return mp.mpf(2)
+
+    for shift, want in ((4, 2), (12, 1)):
+        assert rm._value(h, False, F(3, 2), bits) == want, shift
