@@ -171,3 +171,30 @@ def test_a_ball_too_wide_to_pin_the_rounding_leaves_the_value_to_mp() -> None:
 
     for shift, want in ((4, 2), (12, 1)):
         assert rm._value(h, False, F(3, 2), bits) == want, shift
+
+
+_OFF_CASES = [_STD, (F(1, 1000), F(4, 5), 100_000, F(1, 10**9)),
+              (F(1, 10), F(4), 1000, F(1, 10**5))]
+
+
+@covers("DPSGD:eps-rdp")
+@pytest.mark.parametrize("case", _OFF_CASES, ids=["std", "q1e-3", "q0.1"])
+@pytest.mark.parametrize("k", [12, 24, 33])
+@pytest.mark.parametrize("side", [-1, 1])
+def test_from_orders_around_the_optimum_the_proof_holds_the_minimum(
+        case: tuple[Any, ...], k: int, side: int) -> None:
+    """The four-point proof from orders ``2^-k`` (relative, in ``alpha - 1``) left and right
+    of the optimum: the enclosure holds the independent minimum (mpmath, 60 digits), on
+    balls and in iv, and its upper end (the value there) is above it by about ``2^-2k``:
+    the proved lower end, not the value, keeps the minimum inside."""
+    h, ratio = _objective((*case, True))
+    a_hat = _order(h, ratio)
+    off = 1 + (a_hat - 1) * (1 + side * F(1, 2**k))
+    want, _ = _independent_min(case)
+    for ctx in (FAST, iv):
+        with rm.at_bits(ctx, rm._IV_BITS):
+            lo, hi = rm._enclose(ctx, h, ratio, off)
+        with mp.workprec(300):
+            assert lo <= want <= hi, (ctx, lo, want, hi)
+            assert hi - want > want * mp.mpf(2) ** -(2 * k + 12)
+            assert want - lo <= want * mp.mpf(2) ** -k     # proved, not vacuous
