@@ -240,3 +240,28 @@ def test_an_inverse_whose_solver_gives_its_floor_stays_there() -> None:
         assert cert.holds and frac(cert.lo) <= exact <= frac(cert.hi)
         if exact == 0:
             assert cert.value == 0 and cert.lo == 0
+
+
+def _within(x: Any, enc: Interval) -> bool:
+    """``x`` in the enclosure rounded outward to the working precision (the contract's
+    comparison: a plain value is rounded to it, an enclosure's ends need not be)."""
+    with mp.workprec(170):
+        return bool(enc.lo * (1 - mp.mpf(2) ** -160) <= x <= enc.hi * (1 + mp.mpf(2) ** -160))
+
+
+def test_a_ball_past_arbs_exponents_leaves_the_enclosure_to_iv() -> None:
+    """``e^(10^3000)`` overflows Arb's exponent range (its ball is ``[-inf, inf]``, an
+    enclosure that says nothing): the certified value then comes from ``iv``, finite and
+    narrow; ``e^(10^19)`` stays on balls (finite there), equal to ``iv``'s to its width; the
+    plain values go to ``mp`` and pin respectively, within the enclosures rounded outward."""
+    SEEN.clear()
+    far = pair.certified(u=10**3000)
+    assert SEEN[-1] is iv and len(SEEN) == 2          # balls first, then iv
+    assert all(mp.isfinite(e) for part in far for e in (part.lo, part.hi))
+    assert _within(pair(u=10**3000).value, far.value)
+    SEEN.clear()
+    near = pair.certified(u=10**19)
+    assert SEEN == [FAST]
+    assert _within(pair(u=10**19).value, near.value)
+    with mp.workprec(200):
+        assert near.value.hi - near.value.lo <= near.value.hi * mp.mpf(2) ** -150

@@ -233,13 +233,17 @@ class Result(Generic[R]):
             except Exception:   # (beyond Arb's range, say): the reference evaluator decides
                 pass
             else:
-                if ctx is iv:
-                    return map_numbers(endpoints, out)
                 loose: list[Any] = []
-                with working(mp):
-                    value = map_numbers(lambda x: _pin(x, mp.prec + 8, loose), out)
-                if not loose:
-                    return value
+                if ctx is iv:   # a ball past Arb's exponents is [-inf, inf]: iv decides
+                    enc = map_numbers(endpoints, out)
+                    parts = enc if isinstance(enc, tuple | list) else (enc,)
+                    if not any(isinstance(e, Interval) and mpmath.isinf(e.width) for e in parts):
+                        return enc
+                else:
+                    with working(mp):
+                        value = map_numbers(lambda x: _pin(x, mp.prec + 8, loose), out)
+                    if not loose:
+                        return value
         out = self._run(ctx, PLAIN_GUARD_DIGITS if ctx is mp else 0, values, bits)
         if ctx is iv:
             return out

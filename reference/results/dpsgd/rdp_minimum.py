@@ -247,6 +247,8 @@ def certified_min(ctx: Ctx, h: Objective, ratio: bool, key: tuple[object, ...]) 
     try:
         with at_bits(FAST, bits):
             lo, hi = _enclose(FAST, h, ratio, a_hat)
+        if mpmath.isinf(hi):    # a ball past Arb's exponents is [-inf, inf]
+            raise OverflowError("beyond Arb's range")
     except Exception:   # beyond Arb's range, say: iv decides
         with at_bits(iv, bits):
             lo, hi = _enclose(iv, h, ratio, a_hat)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import mpmath
-from mpmath import mp
+from mpmath import iv, mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
@@ -53,13 +53,15 @@ def exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
     """
     if eps == 0 or ratio <= 1:
         return ratio > 1
-    bits, saved = 64, (FAST.prec, mp.prec)
+    bits, saved = 64, (FAST.prec, iv.prec, mp.prec)
     while True:
-        try:    # on Arb's balls: as rigorous as iv, several times faster
-            FAST.prec = mp.prec = bits
+        try:    # on Arb's balls (as rigorous, several times faster); iv beyond their range
+            FAST.prec = iv.prec = mp.prec = bits
             e = endpoints(exp(FAST, to_ctx(FAST, eps)))
+            if mpmath.isinf(e.hi):      # e^(1e300) overflows Arb's exponent: [-inf, inf]
+                e = endpoints(exp(iv, to_ctx(iv, eps)))
         finally:
-            FAST.prec, mp.prec = saved
+            FAST.prec, iv.prec, mp.prec = saved
         if compare(e.hi, ratio) < 0:
             return True
         if compare(e.lo, ratio) > 0:

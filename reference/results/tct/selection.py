@@ -184,6 +184,8 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
         return {"m": Fraction((-(-1 // delta) - 1).bit_length())}
     try:    # on Arb's balls: as rigorous as iv, several times faster
         ends, limit = _ratio_ends(FAST, values)
+        if mpmath.isinf(ends.hi):   # a ball past Arb's exponents is [-inf, inf]
+            raise OverflowError("beyond Arb's range")
     except Exception:   # (beyond Arb's range, say): iv
         ends, limit = _ratio_ends(iv, values)
     if not ends.hi < limit:     # no exact integer to decide (and too large to convert)
