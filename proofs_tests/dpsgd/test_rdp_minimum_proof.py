@@ -31,12 +31,13 @@ def _vee(c: Fraction, m: Fraction, left: Fraction, right: Fraction) -> rm.Object
     return h
 
 
-def _lowers(h: rm.Objective, a_hat: Fraction) -> list[Fraction]:
-    """The proved lower bound on balls and in iv (their roundings differ)."""
+def _lowers(h: rm.Objective, a_hat: Fraction, ratio: bool = False) -> list[Fraction]:
+    """The proved lower bound of ``h`` (of ``h/(alpha - 1)`` with ``ratio``) on balls and in
+    iv (their roundings differ)."""
     out = []
     for ctx in (FAST, iv):
         with rm.at_bits(ctx, rm._IV_BITS):
-            got = rm._lower(ctx, h, False, a_hat, TOP)
+            got = rm._lower(ctx, h, ratio, a_hat, TOP)
         assert got is not None
         out.append(frac(got))
     return out
@@ -93,16 +94,6 @@ def _bowl(t0: Fraction, K: Fraction, b: Fraction) -> rm.Objective:
     return h
 
 
-def _ratio_lowers(h: rm.Objective, a_hat: Fraction) -> list[Fraction]:
-    out = []
-    for ctx in (FAST, iv):
-        with rm.at_bits(ctx, rm._IV_BITS):
-            got = rm._lower(ctx, h, True, a_hat, TOP)
-        assert got is not None
-        out.append(frac(got))
-    return out
-
-
 @covers("DPSGD:eps-rdp")
 @pytest.mark.parametrize("s", [F(-4, 5), F(-3, 5), F(-1, 4), F(0), F(1, 4), F(3, 5), F(4, 5),
                                F(-30), F(30)])
@@ -116,6 +107,6 @@ def test_the_ratio_form_around_its_minimum(s: Fraction, t0: Fraction, K: Fractio
     w = t0 * F(2) ** -rm._SPACING
     a_hat = 1 + t0 - s * w          # the minimum sits at a_hat + s w
     least = b + 2 * K * t0
-    for got in _ratio_lowers(_bowl(t0, K, b), a_hat):
+    for got in _lowers(_bowl(t0, K, b), a_hat, ratio=True):
         assert got <= least
         assert least - got <= (abs(least) + K * t0) * F(2) ** -30
