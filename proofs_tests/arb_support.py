@@ -90,3 +90,13 @@ def normal_tail_routes(request: pytest.FixtureRequest) -> Iterator[str]:
         if request.param == "series":
             patch.setattr(fastballs, "normal_tail", lambda t, bits: None)
         yield request.param
+
+
+class BrokenBalls:
+    """A balls context that fails at first use, as Arb does beyond its range: patched in
+    for ``FAST`` to test the ``iv``/``mp`` fallbacks."""
+
+    interval = True
+
+    def __getattr__(self, name: str) -> object:
+        raise OverflowError("beyond Arb's range (a test)")

@@ -9,10 +9,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import flint
 import mpmath
 import pytest
 from mpmath import iv, mp
 
+from proofs_tests.arb_support import BrokenBalls
 from proofs_tests.dpsgd_accountant_support import _STD, _independent_min
 from reference import certified
 from reference.core.fastballs import FAST
@@ -80,15 +82,6 @@ def test_plain_value_is_a_faithful_rounding(case: tuple[Any, ...], bits: int) ->
         assert abs(got - want) <= abs(want) * mp.mpf(2) ** (1 - bits)
 
 
-class _Broken:
-    """A balls context that fails at first use, as Arb does beyond its range."""
-
-    interval = True
-
-    def __getattr__(self, name: str) -> Any:
-        raise OverflowError("beyond Arb's range (a test)")
-
-
 @covers("DPSGD:eps-rdp", "DPSGD:delta-rdp")
 def test_where_arb_fails_iv_and_mp_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """With every use of the balls failing, the enclosure is the ``iv`` proof's (the same
@@ -104,8 +97,8 @@ def test_where_arb_fails_iv_and_mp_answer(monkeypatch: pytest.MonkeyPatch) -> No
     a_hat = _order(h, ratio)
     with rm.at_bits(iv, rm._IV_BITS):
         iv_lo, iv_hi = rm._enclose(iv, h, ratio, a_hat)
-    monkeypatch.setattr(rm, "FAST", _Broken())
-    monkeypatch.setattr(ra, "FAST", _Broken())
+    monkeypatch.setattr(rm, "FAST", BrokenBalls())
+    monkeypatch.setattr(ra, "FAST", BrokenBalls())
     enc = certified(dpsgd_eps_rdp, q=q, sigma=sigma, steps=steps, delta=delta)
     assert (enc.lo, enc.hi) == (iv_lo, iv_hi)
     assert max(enc.lo, with_balls[0].lo) <= min(enc.hi, with_balls[0].hi)
@@ -160,8 +153,6 @@ def test_a_ball_too_wide_to_pin_the_rounding_leaves_the_value_to_mp() -> None:
     """A ball whose radius is about ``2^-(bits+4)`` of it (fewer than ``bits + 8`` bits)
     does not pin: the value is mp's (here, deliberately, another number, so the route
     shows); at ``2^-(bits+12)`` the ball's midpoint, rounded."""
-    import flint
-
     bits = 100
 
     def h(ctx: Any, alpha: Fraction) -> Any:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs_tests.arb_support import arb_q, frac
+from proofs_tests.arb_support import BrokenBalls, arb_q, frac
 from reference.results import covers
 from reference.results.tct.selection import top_one
 
@@ -121,15 +121,6 @@ def test_a_ratio_next_to_an_integer_near_2_to_150_is_decided(up: bool) -> None:
     _check(eps, delta, m)
 
 
-class _Broken:
-    """A balls context that fails at first use, as Arb does beyond its range."""
-
-    interval = True
-
-    def __getattr__(self, name: str) -> object:
-        raise OverflowError("beyond Arb's range (a test)")
-
-
 @covers("CL23:ThmI.1")
 def test_where_arb_fails_iv_decides_the_same_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ratio's enclosure and the decision run on Arb's balls; with every use of the balls
@@ -141,6 +132,6 @@ def test_where_arb_fails_iv_decides_the_same_ceiling(monkeypatch: pytest.MonkeyP
     for up in (False, True):
         M = 2**150 + 12345
         cases.append((_eps_for_ratio(M, up), Fraction(1, 2), M + 1 if up else M))
-    monkeypatch.setattr(selection, "FAST", _Broken())
+    monkeypatch.setattr(selection, "FAST", BrokenBalls())
     for eps, delta, m in cases:
         _check(eps, delta, m)
