@@ -201,8 +201,8 @@ def _spare_bits(prec: int, count: int, binom: MPF, left: MPF, right: MPF, z0: MP
     margin: the estimate only saves work, every evaluation stays rigorous (``iv``, balls; a wrong
     estimate widens an enclosure, it never moves it off the exact value), and at most ``prec -
     MIN_TERM_BITS`` bits are dropped.  At ``q = 2^-1022``, ``alpha = 1 + 10^-300`` the series
-    has 100 terms, two normal tails each, at 3300 bits (five minutes certified); all but the
-    first two terms are below ``2^-4000``.
+    has 100 terms, two normal tails each, at 3300 bits (five minutes certified in ``iv``, 0.01 s
+    on balls); all but the first two terms are below ``2^-4000``.
     """
     # in floats (a fifth of the time; a ball's ends read off its midpoint and radius) unless
     # a number leaves their range, else in mpmath from the exact ends
