@@ -331,3 +331,14 @@ def test_wide_interval_keeps_its_lower_end_through_inverse_and_log() -> None:
 def test_positive_strict_and_non_strict_at_zero(interval: tuple[Fraction, ...], strict: bool,
                                                 expected: bool) -> None:
     assert positive(B.mpf(interval), strict) is expected
+
+
+def test_signs_of_ends_far_beyond_any_fraction() -> None:
+    """e^(-10^40) has a binary exponent near -1.4e40: ``positive`` and ``definite_sign``
+    read the sign from the mantissa (they made a Fraction of 10^40 bits, out of memory)."""
+    B.prec = 100
+    tiny = B.exp(B.mpf(-10**40))
+    assert positive(tiny, True) and positive(tiny, False) and B.definite_sign(tiny) == 1
+    assert not positive(-tiny, False) and B.definite_sign(-tiny) == -1
+    straddle = B.mpf((-1, 1)) * tiny
+    assert not positive(straddle, False) and B.definite_sign(straddle) is None

@@ -181,3 +181,26 @@ def test_only_contexts_with_their_own_q_get_the_call_passed_on() -> None:
     with mp.workdps(30):
         assert abs(special.normal_sf(mp, mp.mpf(1)) - mp.mpf("0.158655253931457051414767454")) \
             < mp.mpf(10) ** -27
+
+
+@pytest.mark.parametrize(("a", "b"), [(Q(570386656401), Q(6623458045722624)),
+                                      (Q(10**15), Q(10**15) + Q(1, 3)),
+                                      (-Q(10**16), -Q(10**15))])
+def test_balls_q_of_a_wide_ball_far_out_keeps_positive_tight_ends(a: Fraction, b: Fraction
+                                                                  ) -> None:
+    """Arb's erfc of a ball that is not a point is only ``[+/- bound]`` from about 10^15 on:
+    ``Q([5.7e11, 6.6e15])`` had a negative lower end, and the prover could not show the
+    Gaussian's ``e^eps Q(b) > 0``.  The ends now come from erfc at exact points: each
+    encloses mpmath's ``erfc`` at 500 bits (exponents near -10^31) on its side, as tight as
+    the rounding of a non-binary end allows (``(1 + x^2) 2^(12 - prec)``, as above)."""
+    B.prec = 150
+    got = B.normal_sf((a, b))
+    for end, x, side in ((got.lo, b, -1), (got.hi, a, 1)):
+        man, exp = end.mid().man_exp()
+        with mp.workprec(500):
+            v = mp.mpf((int(man), int(exp)))
+            xv = mp.mpf(x.numerator) / x.denominator
+            want = mp.erfc(xv / mp.sqrt(2)) / 2
+            assert want > 0 and side * (v - want) >= -want * mp.mpf(2) ** -400
+            assert abs(v - want) <= want * (1 + xv * xv) * mp.mpf(2) ** (12 - 150)
+    assert got.lo.mid() > 0

@@ -15,12 +15,16 @@ import pytest
 from proofs_tests.core.test_proofcheck import exp_tiny
 from proofs_tests.core.test_prover import exp_above_line, parabola, wrong_threshold
 from reference.core.numeric import exp
+from reference.core.proofcheck import check
 from reference.core.prover import (
+    _FAR,
     MAX_DEPTH,
     Proof,
     _attempt,
     _centre,
     _ends,
+    _rational,
+    _report,
     _signs,
     _split,
     centred,
@@ -259,3 +263,46 @@ def test_the_best_bound_is_the_greatest_lower_end() -> None:
     rel = _rel("TEST:x^2-1/2", lambda ctx, x: x * x - Fraction(1, 2), -1, 1, False)
     leaf, best, _ = _attempt(rel, rel.box())
     assert leaf is None and best == Fraction(-3, 2)
+
+
+# ---- ends far beyond any Fraction: e^(-10^40) ----------------------------------------
+
+def test_a_margin_like_e_to_the_minus_10_to_the_40_is_proved_and_checked() -> None:
+    """e^-x > 0 on [1, 10^40]: the lower end e^(-10^40) has a binary exponent near -1.4e40,
+    a Fraction of 10^40 bits (the prover and checker ran out of memory making it); the
+    decision compares the end with 0 itself, and the certificate is accepted."""
+    rel = _rel("TEST:e^-x", lambda ctx, x: exp(ctx, -x), 1, 10**40, True)
+    proof = prove(rel, time_limit=30)
+    assert proof.status == "proved" and proof.leaves == 1
+    assert check(proof.certificate(), rel) == 1
+    flipped = _rel("TEST:-e^-x", lambda ctx, x: -exp(ctx, -x), 1, 10**40, True)
+    proof = prove(flipped, time_limit=30)
+    assert proof.status == "refuted"
+    assert proof.counterexample is not None
+    lo, hi = proof.counterexample["margin"]           # -e^-c: 20 digits, not exact
+    c = Fraction(proof.counterexample["point"]["x"])
+    with mpmath.workdps(60):                           # log10 e^-c = -c log10(e)
+        want = mpmath.floor(-mpmath.mpf(c.numerator) / c.denominator * mpmath.log10(mpmath.e))
+    for end in (lo, hi):
+        digits, power = end.split("e")
+        assert digits.startswith("-") and len(digits) <= 23 and int(power) == int(want)
+
+
+@pytest.mark.parametrize(("v", "want"), [
+    (mpmath.mpf(0), Fraction(0)), (mpmath.mpf("0.75"), Fraction(3, 4)),
+    (mpmath.mpf(-3), Fraction(-3)),
+    (mpmath.ldexp(1, _FAR), Fraction(2) ** _FAR),              # the last exact ones
+    (mpmath.ldexp(-1, -_FAR), -Fraction(2) ** -_FAR),
+    (mpmath.ldexp(3, 10**9), Fraction(2) ** _FAR),             # beyond: clamped, same side
+    (mpmath.ldexp(-3, 10**9), -Fraction(2) ** _FAR),
+    (mpmath.ldexp(3, -10**9), Fraction(2) ** -_FAR),
+    (mpmath.ldexp(-3, -10**9), -Fraction(2) ** -_FAR),
+])
+def test_far_ends_enter_the_split_heuristics_clamped(v: Any, want: Fraction) -> None:
+    assert _rational(v) == want
+
+
+def test_far_ends_are_reported_in_digits_near_ones_exactly() -> None:
+    assert _report(mpmath.mpf("0.75")) == "3/4"
+    assert _report(mpmath.ldexp(-1, -10**9)).startswith("-") \
+        and _report(mpmath.ldexp(-1, -10**9)).endswith("e-301029996")

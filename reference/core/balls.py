@@ -212,15 +212,18 @@ class Balls:
         """``Q(x) = erfc(x / sqrt 2) / 2``, decreasing: ``[Q(hi), Q(lo)]`` by Arb's erfc.
 
         ``Q``'s relative condition number is about ``x^2 + 1``, so ``x / sqrt 2`` is formed
-        with ``2 log2 |x|`` guard bits (the ends keep them: they are exact numbers)."""
+        with ``2 log2 |x|`` guard bits (the ends keep them: they are exact numbers), and
+        ``erfc`` is taken at the exact outer end of that ball (``erfc`` is decreasing): Arb's
+        ``erfc`` of a ball that is not a point gives only ``[+/- bound]`` far out (from
+        about ``x = 10^15`` on), a lower end below 0."""
         x = self.mpf(x)
         top = max(abs(e) for e in ends(x))
         old = self.prec
         self.prec = old + 10 + 2 * int(top).bit_length()
         try:
             root2 = self.flint.arb(2).sqrt()
-            return ArbInterval(((x.hi / root2).erfc() / 2).lower(),
-                               ((x.lo / root2).erfc() / 2).upper())
+            return ArbInterval(((x.hi / root2).upper().erfc() / 2).lower(),
+                               ((x.lo / root2).lower().erfc() / 2).upper())
         finally:
             self.prec = old
 
@@ -232,8 +235,8 @@ class Balls:
     def definite_sign(self, x: object) -> int | None:
         """1 if ``x > 0`` throughout, -1 if ``x < 0`` throughout, else ``None`` (the slope of
         ``max(x, 0)``, :func:`reference.core.dual.step`, is decided by it)."""
-        lo, hi = ends(self.mpf(x))
-        return 1 if lo > 0 else -1 if hi < 0 else None
+        x = self.mpf(x)
+        return 1 if _sign(x.lo) > 0 else -1 if _sign(x.hi) < 0 else None
 
 
 @cache
@@ -255,7 +258,14 @@ def ends(x: ArbInterval) -> tuple[Fraction, Fraction]:
     return out[0], out[1]
 
 
+def _sign(end: Any) -> int:
+    """The sign of an exact end (from its mantissa: an end like e^(-10^40) is never made a
+    Fraction of 10^40 bits)."""
+    man = int(end.mid().man_exp()[0])
+    return (man > 0) - (man < 0)
+
+
 def positive(x: ArbInterval, strict: bool) -> bool:
     """Whether every point of the interval is ``> 0`` (``strict``) or ``>= 0``."""
-    lo = ends(x)[0]
-    return lo > 0 if strict else lo >= 0
+    s = _sign(x.lo)
+    return s > 0 if strict else s >= 0

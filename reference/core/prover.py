@@ -48,14 +48,37 @@ FORMAT = "dp-reference-proof/1"
 MAX_DEPTH = 200
 
 
-def _ends(x: Any) -> tuple[Fraction, Fraction] | None:
-    """Exact ends of an ``iv`` number, ``None`` if not finite (NaN or infinite)."""
+#: Ends beyond 2^+-_FAR are not made Fractions (e^(-10^40) would be a fraction of 10^40
+#: bits): decisions compare the ends themselves, exact binary numbers, with 0.
+_FAR = 1 << 20
+
+
+def _ends(x: Any) -> tuple[Any, Any] | None:
+    """The ends of an ``iv`` number (exact binary ``mpf``), ``None`` if not finite."""
     if not isinstance(x, iv.mpf):
         x = iv.mpf(x)
     e = endpoints(x)
     if not (mpmath.isfinite(e.lo) and mpmath.isfinite(e.hi)):
         return None
-    return exact(e.lo, "lower end", "prover"), exact(e.hi, "upper end", "prover")
+    return e.lo, e.hi
+
+
+def _near(v: Any) -> bool:
+    """Whether ``v`` is 0 or within 2^+-_FAR (a Fraction of a reasonable size)."""
+    return not v or abs(int(mpmath.mag(v))) <= _FAR
+
+
+def _rational(v: Any) -> Fraction:
+    """An end as a Fraction for the split heuristics (the bounds :func:`_split` compares,
+    never a decision): exactly, or, beyond 2^+-_FAR, +-2^+-_FAR (same sign and side)."""
+    if _near(v):
+        return exact(v, "end", "prover")
+    return (1 if v > 0 else -1) * Fraction(2) ** (_FAR if mpmath.mag(v) > 0 else -_FAR)
+
+
+def _report(v: Any) -> str:
+    """An end for a refutation's report: exact, or 20 digits beyond 2^+-_FAR."""
+    return text(exact(v, "end", "prover")) if _near(v) else mpmath.nstr(v, 20)
 
 
 def _interval(lo: Fraction, hi: Fraction) -> Any:
@@ -159,9 +182,10 @@ def _attempt(rel: Relation, box: Box) -> Attempt:
         e = None if x is None else _ends(x)
         if e is None:
             return False
-        if best is None or e[0] > best:
-            best = e[0]
-        return e[0] > 0 if rel.strict else e[0] >= 0
+        low = _rational(e[0])
+        if best is None or low > best:
+            best = low
+        return bool(e[0] > 0 if rel.strict else e[0] >= 0)
 
     def confirmed(leaf: dict[str, Any]) -> bool:
         """The checker agrees: a leaf is certified only when the independent checker, whose
@@ -300,7 +324,7 @@ def prove(rel: Relation, time_limit: float = 60.0, max_leaves: int = 100_000) ->
                 proof.counterexample = {
                     "point": {n: text(v[0]) for n, v in centre.items()}
                     | {n: str(i) for n, i in (integer_point(rel, centre) or {}).items()},
-                    "margin": [text(e[0]), text(e[1])],
+                    "margin": [_report(e[0]), _report(e[1])],
                     "box": {n: [text(lo), text(hi)] for n, (lo, hi) in box.items()}}
                 proof.seconds = time.monotonic() - start
                 return proof
