@@ -27,7 +27,7 @@ SLOW = {"LEC11:AdvComp<=RRUV16:Thm2.10", "RSWR23:Thm6-constant/printed>corrected
         "MIR17:RR-renyi/increasing-alpha", "LEC11:Ex1/valid-under-the-condition",
         "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t",
         "KOV15:Thm3.3<=RRUV16:Thm2.10", "KOV15:Thm3.3<=LEC11:AdvComp",
-        "KOV15:Thm3.3-delta/nonincreasing-eps_g"}
+        "KOV15:Thm3.3-delta/nonincreasing-eps_g", "RRUV16:Thm6.5-(12)/stated>proof-display"}
 
 
 def test_relations_are_well_formed() -> None:
@@ -142,3 +142,32 @@ def test_cli_prove_and_check(tmp_path: Any, capsys: pytest.CaptureFixture[str]) 
     assert rid in capsys.readouterr().out
     with pytest.raises(SystemExit, match="no relation"):
         main(["prove", "NO:such"])
+
+
+def test_cli_proves_in_worker_processes_and_reports_failures(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--jobs 2``: two relations proved in worker processes, their certificates written
+    and accepted, the lines in the order asked; a false relation and one that runs out of
+    time are reported (the point and margin, the boxes left) with status 1 and no file."""
+    from reference.core.relations import relation
+    from reference.tools import prove as prove_tool
+
+    rids = ["RRUV16:Lem2.3-ii/corrected>printed", "RSWR23:Sec7.2-EM<BS16:Prop1.4"]
+    assert main(["prove", *rids, "--out", str(tmp_path), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.index(rids[0]) < out.index(rids[1]) and "0 not proved" in out
+    for rid in rids:
+        assert check_file(certificate_path(rid, tmp_path))[0] == rid
+    wrong = relation("T:wrong", statement="s", kind="ordering", uses=(), source="s",
+                     domain={"x": (-1, 1)})(lambda ctx, x: x)
+    slow = relation("T:slow", statement="s", kind="ordering", uses=(), source="s",
+                    domain={"x": (0, 1)})(lambda ctx, x: ctx.sqrt(x) + x - ctx.sqrt(x))
+    monkeypatch.setattr(prove_tool, "_relations", lambda: {"T:wrong": wrong, "T:slow": slow})
+    assert main(["prove", "--out", str(tmp_path), "--jobs", "2", "--time-limit", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "T:wrong" in out and "fails at {'x': '0'} (margin in ['0', '0'])" in out
+    assert "boxes undecided" in out and "x in [0, " in out and "2 not proved" in out
+    assert not certificate_path("T:wrong", tmp_path).exists()
+    with pytest.raises(SystemExit, match="--jobs must be at least 1"):
+        main(["prove", "--jobs", "0"])

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from mpmath import binomial, cosh, erfc, exp, log, mp, mpf, sqrt, tanh
+from mpmath import binomial, cosh, diff, erfc, exp, log, mp, mpf, sqrt, tanh
 
 from reference.core.relations import Relation, fraction, relation
 from reference.results import relations
@@ -59,6 +59,14 @@ def _expected() -> dict[str, Callable[[], Any]]:
     root_m = sqrt(2 * (t + rho) * gm)                   # (its derivative in t by hand)
     dpsi_m = -1 / (2 * t**2) + (2 * gm + 1) / (2 * t * root_m) - root_m / t**2
     kk = int(k)
+
+    def bw18(r: Any, e: Any) -> Any:                    # Balle-Wang's curve at mu = sqrt(2 r)
+        m = sqrt(2 * r)
+        return q(e / m - m / 2) - exp(e) * q(e / m + m / 2)
+
+    # the stated (12) and the proof's display at S = 10^12, per their logs (hand-written)
+    A12b = (1 / n**2 + mpf(10) ** 12) * (1 + log(1 + n**2 * mpf(10) ** 12) / 2)
+    Lam2 = log(2 * (log(n) / log(2)) / d)
 
     def kov(eg: Any) -> Any:                            # KOV15 Thm 3.3 at delta = 0
         pk = exp(EK) / (1 + exp(EK))
@@ -140,6 +148,13 @@ def _expected() -> dict[str, Callable[[], Any]]:
             binomial(kk, j) * pp ** (kk - j) * qq**j * exp(P["eps_g"] - (kk - 2 * j) * ep)
             for j in range(4)),
         "KOV15:Thm3.3<=LEC11:AdvComp": lambda: 1 - kov(tanh_k) / DK,
+        "BW18:Thm8-rho/decreasing-eps": lambda: -diff(lambda e: bw18(rho, e), ep),
+        "BW18:Thm8-rho/increasing-rho": lambda: diff(lambda r: bw18(r, ep), rho),
+        "RRUV16:Thm6.5-(12)/stated>proof-display": lambda: sqrt(2 * A12b * Lam)
+        - sqrt(2 * A12b * Lam2),
+        # at S = x = 1 (Theorem 5.1's x = 1 at eps_g = sqrt(28.04 log(1/delta_g)))
+        "RRUV16:Lem6.4>Thm5.1-K/same-x": lambda: sqrt(2 * 2 * (1 + log(2) / 2)) * (
+            sqrt(log(2 / d)) - sqrt(log(1 / d))),
         "RRUV16:Lem6.4/increasing-S": lambda: log(2 / d) * (mpf(3) / 2 + log(S / x + 1) / 2)
         / G64,
     }

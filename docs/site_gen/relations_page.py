@@ -24,17 +24,13 @@ NOT_PROVED = [
      "undecided after 300 s; at CKS20's own order (t with rho t^2 + ln(1 + t) = L, 2-D in rho "
      "and u = rho t^2), 4989 after 300 s on rho in [1/10, 10], u in [1/2, 27]. Bun-Steinke "
      "above the curve is proved (BW18:Thm8-rho<=RSWR23:Lem2.3)."),
-    ("BW18:Thm8 decreasing in eps and increasing in rho (what its inverses rely on)",
-     "the derivatives cancel two equal terms (phi(a)/mu = e^eps phi(b)/mu) that interval "
-     "arithmetic cannot see equal: 1123 boxes undecided after 60 s on mu in [1/100, 10], eps "
-     "in [0, 20]. Each inverse value is certified at its point instead (the forward "
-     "enclosure at the returned eps)."),
     ("The inverses' defining equations (forward(inverse(x)) = x)",
      "the margin is exactly 0, which no box enclosure shows >= 0. What makes the root "
      "unique is proved where it is a closed form (RSWR23:Lem2.3 in rho, the budget in eps and "
-     "delta, the mixture boundary in t for WRWR22:Cor3.7-Gamma, CKS20's two order gaps in t, "
-     "KOV15's exact delta in eps_g for k <= 200), and each returned value is certified at "
-     "its point."),
+     "delta, the exact Gaussian curve in eps and rho (BW18:Thm8-rho, from its derivatives "
+     "after a cancellation derived by hand), the mixture boundary in t for "
+     "WRWR22:Cor3.7-Gamma, CKS20's two order gaps in t, KOV15's exact delta in eps_g for "
+     "k <= 200), and each returned value is certified at its point."),
     ("Exact composition (KOV15:Thm3.3) against the advanced-composition bounds for k > 10, "
      "and the heterogeneous exact composition (MV16:Thm1.5)",
      "KOV15 is a sum of about k/2 terms, so k is an integer of the proof and each value is "
@@ -45,10 +41,6 @@ NOT_PROVED = [
      "relation states it yet."),
     ("Target-charging (CL23) monotonicities of the best q",
      "an optimisation (a linear program), not a closed form."),
-    ("RRUV16 Theorem 6.5 (12) against its proof's display, and Lemma 6.4 against Theorem "
-     "5.1's K at the same x",
-     "the two sides share a square-root factor and differ by about 1%; the prover took more "
-     "than 60 s without deciding. The erratum checks certify them at their points."),
 ]
 
 

@@ -1,8 +1,9 @@
 """``python -m reference prove`` and ``check``: proofs of the relations, and their certificates.
 
 ``prove [ID ...]`` proves relations (default: all) with :func:`reference.core.prover.prove`
-and writes one certificate per relation into ``--out`` (default: the certificates shipped in
-the package, ``reference/results/certificates``); ``check [CERT.json ...]`` re-verifies
+(``--jobs N``: N at once, in worker processes) and writes one certificate per relation
+into ``--out`` (default: the certificates shipped in the package,
+``reference/results/certificates``); ``check [CERT.json ...]`` re-verifies
 certificates (default: the shipped ones) with the independent checker
 (:mod:`reference.core.proofcheck`, python-flint arb).  Both print one line per relation and
 exit non-zero if anything is not proved (or a certificate is refused).
@@ -11,9 +12,12 @@ exit non-zero if anything is not proved (or a certificate is refused).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -54,31 +58,51 @@ def _select(ids: list[str]) -> list[Relation]:
     return [known[i] for i in ids] if ids else list(known.values())
 
 
+def _prove_one(rid: str, time_limit: float) -> dict[str, Any]:
+    """Prove one relation (by id: a worker process looks it up) and report the outcome
+    as plain data (a relation's margin may be a closure, which does not pickle)."""
+    proof = prove(_relations()[rid], time_limit=time_limit)
+    return {"status": proof.status, "leaves": proof.leaves, "seconds": proof.seconds,
+            "certificate": proof.certificate() if proof.status == "proved" else None,
+            "counterexample": proof.counterexample,
+            "undecided": [_box_text(b) for b in proof.undecided[:3]],
+            "n_undecided": len(proof.undecided)}
+
+
 def run_prove(args: argparse.Namespace) -> int:
     if args.list:
         for rel in _relations().values():
             print(f"{rel.id:55} {rel.kind:12} {rel.statement}")
         return 0
+    if args.jobs < 1:
+        raise SystemExit(f"error: --jobs must be at least 1, not {args.jobs}")
     out = Path(args.out) if args.out else CERTIFICATES
     out.mkdir(parents=True, exist_ok=True)
     failed, total = 0, time.monotonic()
-    for rel in _select(args.ids):
-        proof = prove(rel, time_limit=args.time_limit)
-        line = f"{rel.id:55} {proof.status:9} {proof.leaves:6} boxes {proof.seconds:7.2f} s"
-        if proof.status == "proved":
-            certificate_path(rel.id, out).write_text(json.dumps(proof.certificate(), indent=1)
-                                                      + "\n")
+    ids = [rel.id for rel in _select(args.ids)]
+    limits = [args.time_limit] * len(ids)
+    with contextlib.ExitStack() as stack:
+        if args.jobs > 1 and len(ids) > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(min(args.jobs, len(ids))))
+            outcomes: Iterable[dict[str, Any]] = pool.map(_prove_one, ids, limits)
         else:
-            failed += 1
-            if proof.counterexample is not None:
-                line += f"  fails at {proof.counterexample['point']} (margin in " \
-                        f"{proof.counterexample['margin']}), box {proof.counterexample['box']}"
+            outcomes = map(_prove_one, ids, limits)
+        for rid, got in zip(ids, outcomes, strict=True):
+            line = f"{rid:55} {got['status']:9} {got['leaves']:6} boxes {got['seconds']:7.2f} s"
+            if got["certificate"] is not None:
+                certificate_path(rid, out).write_text(json.dumps(got["certificate"], indent=1)
+                                                      + "\n")
             else:
-                shown = "; ".join(_box_text(b) for b in proof.undecided[:3])
-                line += (f"  {len(proof.undecided)} boxes undecided"
-                         f"{' (the first three)' if len(proof.undecided) > 3 else ''}: "
-                         f"{shown}")
-        print(line, flush=True)
+                failed += 1
+                ce = got["counterexample"]
+                if ce is not None:
+                    line += f"  fails at {ce['point']} (margin in {ce['margin']}), box " \
+                            f"{ce['box']}"
+                else:
+                    more = " (the first three)" if got["n_undecided"] > 3 else ""
+                    line += (f"  {got['n_undecided']} boxes undecided{more}: "
+                             f"{'; '.join(got['undecided'])}")
+            print(line, flush=True)
     print(f"{failed} not proved; {time.monotonic() - total:.1f} s in all")
     return 1 if failed else 0
 

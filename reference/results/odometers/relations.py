@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.numeric import exp, expm1
+from reference.core.numeric import exp, expm1, log, to_ctx
 from reference.core.relations import partial, relation
-from reference.results.concentration.rruv16 import window_bound
+from reference.results.concentration.rruv16 import self_normalized, window_bound
+from reference.results.filters.rruv16 import C2804, filter_statistic
 from reference.results.odometers.rruv16 import (
     advanced_value,
     conference_term,
@@ -97,6 +98,53 @@ def thm65_11_valid(ctx: Any, n: Any, delta_g: Any) -> Any:
                "increasing in log(log(n)/delta_g).")
 def footnote7_improves(ctx: Any, n: Any, delta_g: Any) -> Any:
     return conference_term(ctx, ctx.one, n, delta_g) - _dev(ctx, ctx.one, n, delta_g, 11)
+
+
+def _display_12(ctx: Any, S: Any, n: Any, delta_g: Any) -> Any:
+    """The square-root term of (12) as the proof of Theorem 6.5 displays it: Lemma 6.4 at
+    ``x = 1/n^2`` with ``log(2 log2(n)/delta_g)`` (erratum RRUV16:Thm6.5-proof12)."""
+    log_arg = 2 * (log(ctx, n) / log(ctx, 2)) / delta_g
+    return self_normalized(ctx, 4 * S, ctx.one / (n * n), log(ctx, log_arg))
+
+
+@relation("RRUV16:Thm6.5-(12)/stated>proof-display", kind="erratum",
+          statement="the deviation term of (12) as stated, with log(4 log2(n)/delta_g), is "
+                    "above the proof's display with log(2 log2(n)/delta_g) at every S, n and "
+                    "delta_g: the display is Lemma 6.4 at delta_g/log2(n), which with the "
+                    "(11) case's delta_g/2 would spend more than delta_g; the implemented "
+                    "statement is the larger, valid threshold",
+          uses=("RRUV16:Thm6.5", "RRUV16:Lem6.4"),
+          source="RRUV16 Theorem 6.5 (12) and its proof; erratum RRUV16:Thm6.5-proof12",
+          domain={"n": _N, "delta_g": _DELTA}, log_scale=("n", "delta_g"),
+          cuts="at S = 2 (branch (12) for every n >= 3): both terms are sqrt(2 (S + 1/n^2)"
+               "(1 + log(S n^2 + 1)/2)) times sqrt(log(c log2(n)/delta_g)), c = 4 and 2, so "
+               "S enters only through a positive common factor and the relation at one S is "
+               "the relation at every S > 0. " + _CUT_ND)
+def thm65_12_above_display(ctx: Any, n: Any, delta_g: Any) -> Any:
+    S = ctx.mpf(10**12)
+    return _dev(ctx, S, n, delta_g, 12) - _display_12(ctx, S, n, delta_g)
+
+
+@relation("RRUV16:Lem6.4>Thm5.1-K/same-x", kind="ordering",
+          statement="Lemma 6.4's odometer is above Theorem 5.1's filter statistic K after "
+                    "the same epsilons and at the same x: the odometer, which must hold at "
+                    "every round without a budget fixed in advance, pays log(2/delta_g) "
+                    "under the root where the filter pays log(1/delta_g)",
+          uses=("RRUV16:Lem6.4", "RRUV16:Thm5.1"),
+          source="RRUV16 Lemma 6.4 and Theorem 5.1 (6)",
+          domain={"delta_g": ("1e-15", "0.3678794411")}, log_scale=("delta_g",),
+          cuts="at S = x = 1, with Theorem 5.1's x = eps_g^2/(28.04 log(1/delta_g)) made 1 by "
+               "eps_g = sqrt(28.04 log(1/delta_g)), and without the drift (the same sum "
+               "eps_i (e^eps_i - 1)/2 in both): both are sqrt(2 (S + x)(1 + log(S/x + 1)/2)) "
+               "times sqrt(log(2/delta_g)), resp. sqrt(log(1/delta_g)), so (S, x) enter only "
+               "through a positive common factor and the relation at one (S, x) is the "
+               "relation at every S >= 0, x > 0. delta_g < 1e-15: log(2/delta_g) - "
+               "log(1/delta_g) = log 2 > 0; 0.3678794411 < 1/e, the end of both domains.")
+def lem64_above_filter(ctx: Any, delta_g: Any) -> Any:
+    log_inv = log(ctx, 1 / delta_g)
+    eps_g = ctx.sqrt(to_ctx(ctx, C2804) * log_inv)
+    return fixed_x_value(ctx, ctx.zero, ctx.one, ctx.one, delta_g) - \
+        filter_statistic(ctx, ctx.zero, ctx.one, eps_g, delta_g)
 
 
 def _mono(name: str, branch: int, increasing: bool, cuts: str, dom: dict[str, Any]) -> Any:
