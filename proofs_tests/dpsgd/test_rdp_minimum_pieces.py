@@ -240,3 +240,67 @@ def test_the_bottom_condition_is_strict(levels: list[Fraction], decided: bool) -
     with rm.at_bits(iv, 1400):
         got = rm._lower_bottom(iv, _steps(levels, ps), False, BOTTOM, w)
     assert (got is not None) is decided
+
+
+def _layout(case: str) -> tuple[Fraction, list[Fraction], Fraction]:
+    """``a_hat``, the points :func:`_lower` evaluates first, and the spacing ``w``."""
+    if case == "four":
+        a_hat = F(17, 2)
+        w = (a_hat - 1) * F(2) ** -rm._SPACING
+        return a_hat, [a_hat - 3 * w / 2, a_hat - w / 2, a_hat + w / 2, a_hat + 3 * w / 2], w
+    if case == "top":
+        w = (TOP - 1) * F(2) ** -rm._SPACING
+        return TOP, [TOP - 2 * w, TOP - w, TOP], w
+    a_hat = BOTTOM + F(2) ** -600
+    w = (a_hat - 1) * F(2) ** -rm._SPACING
+    return a_hat, [BOTTOM, BOTTOM + w, BOTTOM + 2 * w], w
+
+
+def _pieces_want(case: str, hs: list[Fraction], ps: list[Fraction], ratio: bool) -> Fraction:
+    """The bound by its definition: the least of the pieces of the case."""
+    s = [(hs[i + 1] - hs[i]) / (ps[i + 1] - ps[i]) for i in range(len(ps) - 1)]
+    if case == "four":
+        return min(_mix_want(hs, s[0], s[2], ps, ratio),
+                   _line_want(hs[2], s[2], ps[2], (ps[0], ps[1]), ratio),
+                   _line_want(hs[0], s[0], ps[0], (ps[2], ps[3]), ratio))
+    return min(_line_want(hs[0], s[0], ps[0], (ps[1], ps[2]), ratio),
+               _line_want(hs[1], s[1], ps[1], (ps[0], ps[1]), ratio))
+
+
+@covers("DPSGD:eps-rdp", "DPSGD:delta-rdp")
+@pytest.mark.parametrize(("case", "levels"), [
+    ("four", [F(2), F(1), F(1), F(10)]),    # the right secant, extended left, binds
+    ("four", [F(10), F(1), F(1), F(2)]),    # the left secant, extended right, binds
+    ("top", [F(5), F(1), F(2)]),            # the left secant binds
+    ("top", [F(2), F(1), F(5)]),            # the right secant binds
+    ("bottom", [F(5), F(1), F(2)]),
+    ("bottom", [F(1), F(2), F(5)]),
+])
+@pytest.mark.parametrize("ratio", [False, True])
+def test_each_piece_binds_somewhere(case: str, levels: list[Fraction], ratio: bool) -> None:
+    """Values chosen (not convex: the pieces are formulas of the points' values) so that
+    each extended secant is the least piece in one case: a piece made wrong then shows."""
+    a_hat, ps, _ = _layout(case)
+    g, seen = _recording(_steps(levels, ps))
+    with rm.at_bits(iv, 1400):
+        got = rm._lower(iv, g, ratio, a_hat, TOP)
+    assert seen == ps
+    want = _pieces_want(case, levels, ps, ratio)
+    g_ = frac(got)
+    assert g_ <= want and want - g_ <= abs(want) * F(2) ** -1000
+
+
+@covers("DPSGD:eps-rdp")
+def test_the_bottom_condition_of_the_ratio_form_reads_h_over_alpha_minus_1() -> None:
+    """At the bottom with ``w = t0 = 2^-512``: ``h = 1, 2, 3`` rises, but ``h/(alpha - 1) =
+    1/t0`` at all three points: not shown rising (None); ``1, 2, 4`` is (decided)."""
+    w = BOTTOM - 1
+    ps = [BOTTOM, BOTTOM + w, BOTTOM + 2 * w]
+    with rm.at_bits(iv, 1400):
+        assert rm._lower_bottom(iv, _steps([F(1), F(2), F(3)], ps), True, BOTTOM, w) is None
+        assert rm._lower_bottom(iv, _steps([F(1), F(2), F(3)], ps), False, BOTTOM, w) \
+            is not None
+        got = rm._lower_bottom(iv, _steps([F(1), F(2), F(4)], ps), True, BOTTOM, w)
+    want = _pieces_want("bottom", [F(1), F(2), F(4)], ps, True)
+    g_ = frac(got)
+    assert g_ <= want and want - g_ <= abs(want) * F(2) ** -1000
