@@ -275,6 +275,7 @@ def _pieces_want(case: str, hs: list[Fraction], ps: list[Fraction], ratio: bool)
     ("top", [F(2), F(1), F(5)]),            # the right secant binds
     ("bottom", [F(5), F(1), F(2)]),
     ("bottom", [F(1), F(2), F(5)]),
+    ("bottom", [F(1), F(3), F(4)]),        # rising: the left secant's least end is p1
 ])
 @pytest.mark.parametrize("ratio", [False, True])
 def test_each_piece_binds_somewhere(case: str, levels: list[Fraction], ratio: bool) -> None:
