@@ -100,3 +100,13 @@ def test_without_progress_a_monotone_variable_is_still_not_split(
     box = {"x": (F(0), F(1, 8)), "y": (F(0), F(1))}
     _patched(monkeypatch, lambda b: F(-1))
     assert _split(rel, box, {"y": "lo"}, F(-1))[0] == "x"
+
+
+def test_the_later_variable_with_the_best_sum_is_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """y lifts the bound -1 by 1/32 per half, x lifts nothing: y, the second variable tried,
+    has the best sum and real progress, and is split (a rule that kept the first option,
+    or compared badly, would split x: both have all of their ranges left)."""
+    rel = _two(x=(0, 1), y=(0, 1))
+    _patched(monkeypatch, lambda b: F(-1) + (F(1, 32) if b["y"][1] - b["y"][0] < 1 else 0))
+    assert _split(rel, rel.box(), {}, F(-1))[0] == "y"
+    assert _split(rel, rel.box(), {}, None)[0] == "y"

@@ -34,6 +34,10 @@ from reference.results.dpsgd.rdp_accountant import (
     dpsgd_eps_rdp,
 )
 
+#: The top of the documented range of orders, [1 + 2^-512, 256].
+TOP_ORDER = 256
+
+
 # ---- 6. the peer dp-accounting ----------------------------------------------------------------
 
 def _peer(q: Fraction, sigma: Fraction, steps: int) -> Any:
@@ -139,7 +143,8 @@ def test_minimum_at_the_top_of_the_range() -> None:
     """At ``q = 1e-4``, ``sigma = 10``, one step, ``delta = 1e-5`` the objective still
     decreases at 256 (independent: integer orders up to 10000 by ternary search, and 256 vs
     257), so the infimum over ``(1, 256]`` is the objective at 256: two-sided overlap with
-    its certified value there, both narrow, and the plain value agrees."""
+    its certified value there, both narrow, and the plain value agrees.  256 is the
+    documented top (a literal here: a changed constant shows)."""
     f = _objective(_TOP)
     lo, hi = 2, 10_000
     while hi - lo > 2:
@@ -148,9 +153,9 @@ def test_minimum_at_the_top_of_the_range() -> None:
             hi = m2
         else:
             lo = m1
-    assert min(range(lo, hi + 1), key=f) > MAX_SEARCH_ORDER
-    assert f(MAX_SEARCH_ORDER + 1) < f(MAX_SEARCH_ORDER)
-    at_top = _objective_iv(_TOP, Fraction(MAX_SEARCH_ORDER))
+    assert min(range(lo, hi + 1), key=f) > TOP_ORDER
+    assert f(TOP_ORDER + 1) < f(TOP_ORDER)
+    at_top = _objective_iv(_TOP, Fraction(TOP_ORDER))
     top_lo, top_hi = mp.make_mpf(at_top._mpi_[0]), mp.make_mpf(at_top._mpi_[1])
     enc = _eps_enc(*_TOP)
     assert enc.lo <= top_hi and top_lo <= enc.hi, (enc, top_lo, top_hi)

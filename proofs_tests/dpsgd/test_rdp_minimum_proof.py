@@ -20,8 +20,9 @@ from reference.results import covers
 from reference.results.dpsgd import rdp_minimum as rm
 
 F = Fraction
-TOP = F(rm.MAX_SEARCH_ORDER)
-BOTTOM = 1 + F(2) ** -rm._MIN_LOG2_T
+#: The documented search range [1 + 2^-512, 256] (literals: a changed constant shows).
+TOP = F(256)
+BOTTOM = 1 + F(2) ** -512
 
 
 def _vee(c: Fraction, m: Fraction, left: Fraction, right: Fraction) -> rm.Objective:
