@@ -20,11 +20,10 @@ from mpmath import iv, mp
 from proofs_tests.arb_support import frac
 from reference.core.dual import DualContext
 from reference.core.numeric import endpoints, to_ctx, working
-from reference.results import relations
 from reference.results.conversions.bw18 import gauss_delta_formula
+from reference.results.conversions.relations import gaussian_decreasing_eps as SLOPE_EPS
+from reference.results.conversions.relations import gaussian_increasing_rho as SLOPE_RHO
 
-SLOPE_EPS = relations()["BW18:Thm8-rho/decreasing-eps"]
-SLOPE_RHO = relations()["BW18:Thm8-rho/increasing-rho"]
 RATIONALS = st.fractions(Fraction(-10**6), Fraction(10**6), max_denominator=10**9)
 
 

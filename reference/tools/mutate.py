@@ -77,6 +77,10 @@ CATALOGUE_TESTS = ["proofs_tests/test_contract.py", "-k",
                    "test_example_inputs_evaluate_and_enclose or test_bad_input_gives_domain_error"]
 #: Catalogue-wide contracts, parametrised by result id.
 CONTRACTS = ("test_contract.py", "test_contract_strict.py", "test_errata_confirmed.py")
+#: The relation modules (``reference/results/<topic>/relations.py``) register no result id
+#: and are read through ``reference.results.relations()``: their tests, named here.
+RELATIONS_TESTS = ("proofs_tests/test_relations.py", "proofs_tests/test_relations_pinned.py",
+                   "proofs_tests/test_relations_kov15.py", "proofs_tests/core/test_prover.py")
 #: Extra property tests for core modules used mainly by particular results.
 CORE_EXTRA = {"special": ["proofs_tests/privacy_loss/test_lec11.py", "proofs_tests/composition"],
               "roots": [f"proofs_tests/conversions/test_{p}.py"
@@ -114,11 +118,16 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
     a module that registers no result, e.g. the TCT accountant, is reached by the tests
     that import it), and the catalogue-wide contracts for its ids (for a module without
     ids: those of its topic's results); a core module to the catalogue-wide checks and
-    ``proofs_tests/core`` (plus :data:`CORE_EXTRA`).  Coverage then narrows each mutant's
+    ``proofs_tests/core`` (plus :data:`CORE_EXTRA`); a relations module also to
+    :data:`RELATIONS_TESTS`.  Coverage then narrows each mutant's
     run to the tests that reach it (:func:`selected`).
 
     >>> mapped_tests("reference/results/conversions/bs16.py")[0][:1]
     ['proofs_tests/conversions/test_bs16.py']
+    >>> [t for t in mapped_tests("reference/results/odometers/relations.py")[0]
+    ...  if "relations" in t]   # doctest: +NORMALIZE_WHITESPACE
+    ['proofs_tests/test_relations.py', 'proofs_tests/test_relations_kov15.py',
+     'proofs_tests/test_relations_pinned.py']
     """
     path = Path(module)
     if path.parts[:2] == ("reference", "results"):
@@ -130,6 +139,8 @@ def mapped_tests(module: str, root: Path = ROOT) -> list[list[str]]:
         naming = {p for p in tests.rglob("test_*.py") if "tools" not in p.parts
                   and p.name not in CONTRACTS and (dotted in (text := p.read_text())
                                                    or any(i in text for i in ids))}
+        if paper == "relations":
+            own |= {root / t for t in RELATIONS_TESTS}
         files = sorted(str(p.relative_to(root)) for p in own | naming)
         cmds = [files] if files else []
         contract_ids = ids or _topic_ids(topic)
