@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="folder for the certificates (default: the "
                    "package's own)")
     p.add_argument("--time-limit", type=float, default=300.0,
-                   help="seconds per relation (the slowest shipped proof takes about 110 s)")
+                   help="seconds per relation (the slowest shipped proof takes about 80 s)")
     p.add_argument("--jobs", type=int, default=1,
                    help="relations proved at once, in separate processes (default: 1)")
     p.add_argument("--list", action="store_true", help="list the relations, prove nothing")
