@@ -15,9 +15,17 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_ends, frac
-from reference.core import fastballs
+from reference.core import fastballs, numeric
 from reference.core.fastballs import FAST, ends, normal_tail, rough_ends
-from reference.core.numeric import endpoints, extra_bits, is_interval, pos_part, working
+from reference.core.numeric import (
+    endpoints,
+    exp,
+    extra_bits,
+    is_interval,
+    pos_part,
+    to_ctx,
+    working,
+)
 from reference.core.special import normal_sf
 from reference.results import get
 
@@ -263,3 +271,42 @@ def test_rough_ends_read_a_ball_in_floats_and_nothing_else() -> None:
     assert rough_ends(arb(2) ** -2000) == (0.0, 0.0)
     for other in (mp.mpf(1) / 3, iv.mpf(1) / 3, 0.25):
         assert rough_ends(other) is None
+
+
+def test_ends_on_balls_falls_back_to_iv_only_where_arb_fails() -> None:
+    """Balls first; ``iv`` where Arb raises or gives an infinite upper end (``exp`` of an
+    exact 10^300: Arb's exponents end, mpmath's do not); a lower end of ``-inf`` stays."""
+    seen: list[object] = []
+
+    def log2(c: object) -> numeric.Interval:
+        seen.append(c)
+        with working(c):
+            return endpoints(c.log(c.mpf(2)))         # type: ignore[attr-defined]
+
+    got = fastballs.ends_on_balls(log2)
+    with mp.workdps(80):
+        assert seen == [FAST] and got.lo <= mp.log(2) <= got.hi and got.hi - got.lo < 1e-50
+    seen.clear()
+
+    def huge(c: object) -> numeric.Interval:
+        seen.append(c)
+        with working(c):
+            return endpoints(exp(c, to_ctx(c, 10**300)))
+    got = fastballs.ends_on_balls(huge)
+    assert seen == [FAST, iv] and mp.isfinite(got.hi) and got.lo > mp.mpf(10) ** (10**299)
+    seen.clear()
+
+    def broken(c: object) -> numeric.Interval:
+        seen.append(c)
+        if c is FAST:
+            raise ValueError("no ball")
+        return numeric.Interval(mp.mpf(1), mp.mpf(2))
+    assert fastballs.ends_on_balls(broken) == numeric.Interval(mp.mpf(1), mp.mpf(2))
+    assert seen == [FAST, iv]
+    seen.clear()
+
+    def open_below(c: object) -> numeric.Interval:
+        seen.append(c)
+        return numeric.Interval(mp.ninf, mp.mpf(3))
+    assert fastballs.ends_on_balls(open_below) == numeric.Interval(mp.ninf, mp.mpf(3))
+    assert seen == [FAST]

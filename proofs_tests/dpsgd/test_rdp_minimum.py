@@ -17,6 +17,7 @@ from mpmath import iv, mp
 from proofs_tests.arb_support import BrokenBalls
 from proofs_tests.dpsgd_accountant_support import _STD, _independent_min
 from reference import certified
+from reference.core import fastballs
 from reference.core.fastballs import FAST
 from reference.core.numeric import to_ctx
 from reference.results import covers
@@ -99,6 +100,7 @@ def test_where_arb_fails_iv_and_mp_answer(monkeypatch: pytest.MonkeyPatch) -> No
         iv_lo, iv_hi = rm._enclose(iv, h, ratio, a_hat)
     monkeypatch.setattr(rm, "FAST", BrokenBalls())
     monkeypatch.setattr(ra, "FAST", BrokenBalls())
+    monkeypatch.setattr(fastballs, "FAST", BrokenBalls())   # the enclosure's (ends_on_balls)
     enc = certified(dpsgd_eps_rdp, q=q, sigma=sigma, steps=steps, delta=delta)
     assert (enc.lo, enc.hi) == (iv_lo, iv_hi)
     assert max(enc.lo, with_balls[0].lo) <= min(enc.hi, with_balls[0].hi)

@@ -126,12 +126,12 @@ def test_where_arb_fails_iv_decides_the_same_ceiling(monkeypatch: pytest.MonkeyP
     """The ratio's enclosure and the decision run on Arb's balls; with every use of the balls
     failing, mpmath's iv gives the same m' (the thorough profile's example and a ratio next
     to an integer near 2^150, both sides)."""
-    from reference.results.tct import selection
+    from reference.core import fastballs
 
     cases = [(Fraction(1.1470613000855157e-143), Fraction(5e-324), 1075)]
     for up in (False, True):
         M = 2**150 + 12345
         cases.append((_eps_for_ratio(M, up), Fraction(1, 2), M + 1 if up else M))
-    monkeypatch.setattr(selection, "FAST", BrokenBalls())
+    monkeypatch.setattr(fastballs, "FAST", BrokenBalls())   # every use of the balls
     for eps, delta, m in cases:
         _check(eps, delta, m)

@@ -22,7 +22,7 @@ around its midpoint (harmless for the sums evaluated here, whose terms are narro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -294,3 +294,16 @@ def normal_tail(t: Any, bits: int) -> numeric.Interval | None:
 #: The arb-ball context.
 FAST = FastBalls()
 numeric.READERS[arb] = ends
+
+
+def ends_on_balls(enclose: Callable[[Any], numeric.Interval]) -> numeric.Interval:
+    """``enclose(FAST)``: an enclosure's ends from Arb's balls (as rigorous as ``iv``, several
+    times faster), or ``enclose(mpmath.iv)`` where Arb raises or the upper end is infinite (a
+    ball past Arb's exponent range, ``exp`` of an exact ``10^300`` say, is ``[+/- inf]``;
+    mpmath's exponents are unbounded).  ``enclose`` sets each context's precision itself;
+    a lower end of ``-inf`` is kept (an honest bound, e.g. a proof that found nothing)."""
+    try:
+        out = enclose(FAST)
+    except Exception:   # beyond Arb's range, say
+        return enclose(mpmath.iv)
+    return enclose(mpmath.iv) if mpmath.isinf(out.hi) else out

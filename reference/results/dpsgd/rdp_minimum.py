@@ -20,8 +20,8 @@ from fractions import Fraction
 import mpmath
 from mpmath import iv, mp
 
-from reference.core.fastballs import FAST, point
-from reference.core.numeric import MPF, Ctx, endpoints, exact, is_interval, to_ctx
+from reference.core.fastballs import FAST, ends_on_balls, point
+from reference.core.numeric import MPF, Ctx, Interval, endpoints, exact, is_interval, to_ctx
 
 #: Orders searched: every fractional order up to this (the RDP is evaluated there).
 MAX_SEARCH_ORDER = 256
@@ -244,12 +244,10 @@ def certified_min(ctx: Ctx, h: Objective, ratio: bool, key: tuple[object, ...]) 
     # The enclosure is about 2^(-2 _SPACING) wide whatever the precision, and the secants
     # lose _SPACING bits: more than _IV_BITS would only cost time.
     bits = min(ctx.prec, _IV_BITS)
-    try:
-        with at_bits(FAST, bits):
-            lo, hi = _enclose(FAST, h, ratio, a_hat)
-        if mpmath.isinf(hi):    # a ball past Arb's exponents is [-inf, inf]
-            raise OverflowError("beyond Arb's range")
-    except Exception:   # beyond Arb's range, say: iv decides
-        with at_bits(iv, bits):
-            lo, hi = _enclose(iv, h, ratio, a_hat)
-    return iv.mpf((lo, hi))
+
+    def enclose(c: Ctx) -> Interval:
+        with at_bits(c, bits):
+            return Interval(*_enclose(c, h, ratio, a_hat))
+
+    out = ends_on_balls(enclose)    # on balls; iv where Arb fails
+    return iv.mpf((out.lo, out.hi))

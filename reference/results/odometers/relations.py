@@ -15,7 +15,7 @@ from typing import Any
 
 from reference.core.numeric import exp, expm1, log, to_ctx
 from reference.core.relations import partial, relation
-from reference.results.concentration.rruv16 import self_normalized, window_bound
+from reference.results.concentration.rruv16 import window_bound
 from reference.results.filters.rruv16 import C2804, filter_statistic
 from reference.results.odometers.rruv16 import (
     advanced_value,
@@ -102,9 +102,10 @@ def footnote7_improves(ctx: Any, n: Any, delta_g: Any) -> Any:
 
 def _display_12(ctx: Any, S: Any, n: Any, delta_g: Any) -> Any:
     """The square-root term of (12) as the proof of Theorem 6.5 displays it: Lemma 6.4 at
-    ``x = 1/n^2`` with ``log(2 log2(n)/delta_g)`` (erratum RRUV16:Thm6.5-proof12)."""
-    log_arg = 2 * (log(ctx, n) / log(ctx, 2)) / delta_g
-    return self_normalized(ctx, 4 * S, ctx.one / (n * n), log(ctx, log_arg))
+    ``x = 1/n^2`` and ``delta_g/log2(n)``, whose ``log(2/.)`` is the display's ``log(2
+    log2(n)/delta_g)`` (erratum RRUV16:Thm6.5-proof12; its check reads it the same way)."""
+    log2_n = log(ctx, n) / log(ctx, 2)
+    return fixed_x_value(ctx, ctx.zero, S, ctx.one / (n * n), delta_g / log2_n)
 
 
 @relation("RRUV16:Thm6.5-(12)/stated>proof-display", kind="erratum",

@@ -14,11 +14,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 import mpmath
-from mpmath import mp
+from mpmath import iv, mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
-from reference.core.fastballs import FAST
+from reference.core.fastballs import FAST, ends_on_balls
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, log, to_ctx
 from reference.core.params import Param, nonneg, positive, unit_open
@@ -95,11 +95,12 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
     that the 16384-bit enclosure cannot place is refused ("could not be compared").
     """
     eps, delta = values["eps"], values["delta"]
-    old = FAST.prec
+    old = FAST.prec, iv.prec
     try:
         for bits in (64, 256, 1024, 4096, 16384):
-            FAST.prec = bits    # Arb's balls: as rigorous as iv, ten times faster
-            bound = endpoints(4 * (2 - FAST.sqrt(FAST.mpf(2))) * log(FAST, 1 / to_ctx(FAST, delta)))
+            FAST.prec = iv.prec = bits  # Arb's balls: as rigorous as iv, ten times faster
+            bound = ends_on_balls(lambda c: endpoints(
+                4 * (2 - c.sqrt(c.mpf(2))) * log(c, 1 / to_ctx(c, delta))))
             if compare(bound.lo, eps) >= 0:     # eps <= bound.lo
                 return
             if compare(bound.hi, eps) < 0:      # eps > bound.hi
@@ -107,7 +108,7 @@ def _ex1_condition(values: Mapping[str, Any], where: str) -> None:
                 raise DomainError("eps", float(eps), f"must be <= {_EX1_CONSTANT} = {shown} "
                                   "(unstated in the notes)", where)
     finally:
-        FAST.prec = old
+        FAST.prec, iv.prec = old
     raise DomainError("eps", float(eps), f"could not be compared with {_EX1_CONSTANT}", where)
 
 

@@ -16,7 +16,7 @@ from mpmath import iv, mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
-from reference.core.fastballs import FAST
+from reference.core.fastballs import FAST, ends_on_balls
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, compare, endpoints, exp, expm1, is_interval, to_ctx
 from reference.core.params import Param, distribution, nonneg, positive
@@ -57,9 +57,7 @@ def exceeds_exp(ratio: Fraction, eps: Fraction) -> bool:
     while True:
         try:    # on Arb's balls (as rigorous, several times faster); iv beyond their range
             FAST.prec = iv.prec = mp.prec = bits
-            e = endpoints(exp(FAST, to_ctx(FAST, eps)))
-            if mpmath.isinf(e.hi):      # e^(1e300) overflows Arb's exponent: [-inf, inf]
-                e = endpoints(exp(iv, to_ctx(iv, eps)))
+            e = ends_on_balls(lambda c: endpoints(exp(c, to_ctx(c, eps))))
         finally:
             FAST.prec, iv.prec, mp.prec = saved
         if compare(e.hi, ratio) < 0:

@@ -24,7 +24,7 @@ from mpmath import iv
 
 from reference.core.decide import exceeds
 from reference.core.errors import DomainError
-from reference.core.fastballs import FAST
+from reference.core.fastballs import ends_on_balls
 from reference.core.model import lift, result
 from reference.core.numeric import (
     MPF,
@@ -162,11 +162,10 @@ def _top_one_ratio(ctx: Ctx, eps: MPF, delta: MPF, **_: Any) -> MPF:
     return log(ctx, 1 / delta) / log1p(ctx, exp(ctx, -2 * eps))
 
 
-def _ratio_ends(ctx: Ctx, values: Mapping[str, Any]) -> tuple[Interval, MPF]:
-    """The ends of the ratio's enclosure at the working precision, and ``2^(prec + 64)``."""
+def _ratio_ends(ctx: Ctx, values: Mapping[str, Any]) -> Interval:
+    """The ends of the ratio's enclosure at the working precision."""
     with working(ctx):
-        return (endpoints(_top_one_ratio(ctx, **lift(ctx, values))),
-                mpmath.mpf(2) ** (ctx.prec + 64))
+        return endpoints(_top_one_ratio(ctx, **lift(ctx, values)))
 
 
 def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction | None]:
@@ -182,12 +181,9 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
     eps, delta = values["eps"], values["delta"]
     if eps == 0:    # the least m with 2^m >= 1/delta, i.e. 2^m >= ceil(1/delta)
         return {"m": Fraction((-(-1 // delta) - 1).bit_length())}
-    try:    # on Arb's balls: as rigorous as iv, several times faster
-        ends, limit = _ratio_ends(FAST, values)
-        if mpmath.isinf(ends.hi):   # a ball past Arb's exponents is [-inf, inf]
-            raise OverflowError("beyond Arb's range")
-    except Exception:   # (beyond Arb's range, say): iv
-        ends, limit = _ratio_ends(iv, values)
+    ends = ends_on_balls(lambda c: _ratio_ends(c, values))   # on balls; iv where Arb fails
+    with working(iv):
+        limit = mpmath.mpf(2) ** (iv.prec + 64)     # the working precision's, plus 64
     if not ends.hi < limit:     # no exact integer to decide (and too large to convert)
         return {"m": None}
     # ceilings of the exact ends (mpmath.ceil would round a ratio above 2^prec)
