@@ -27,7 +27,8 @@ SLOW = {"LEC11:AdvComp<=RRUV16:Thm2.10", "RSWR23:Thm6-constant/printed>corrected
         "MIR17:RR-renyi/increasing-alpha", "LEC11:Ex1/valid-under-the-condition",
         "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t",
         "KOV15:Thm3.3<=RRUV16:Thm2.10", "KOV15:Thm3.3<=LEC11:AdvComp",
-        "KOV15:Thm3.3-delta/nonincreasing-eps_g", "RRUV16:Thm6.5-(12)/stated>proof-display"}
+        "KOV15:Thm3.3-delta/nonincreasing-eps_g", "RRUV16:Thm6.5-(12)/stated>proof-display",
+        "BW18:Thm8-rho<=CKS20:Cor13"}
 
 
 def test_relations_are_well_formed() -> None:

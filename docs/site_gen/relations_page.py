@@ -18,12 +18,6 @@ def _esc(text: str) -> str:
 
 #: Statements of the catalogue that no relation proves, and why (measured on a 2-core machine).
 NOT_PROVED = [
-    ("CKS20:Cor13 above the exact Gaussian curve (BW18:Thm8-rho)",
-     "the exact delta is a difference of two normal tails that cancel about log2(b/mu) bits, "
-     "so boxes must shrink like mu/(a b): with the order t free (3-D), 4568 boxes were left "
-     "undecided after 300 s; at CKS20's own order (t with rho t^2 + ln(1 + t) = L, 2-D in rho "
-     "and u = rho t^2), 4989 after 300 s on rho in [1/10, 10], u in [1/2, 27]. Bun-Steinke "
-     "above the curve is proved (BW18:Thm8-rho<=RSWR23:Lem2.3)."),
     ("The inverses' defining equations (forward(inverse(x)) = x)",
      "the margin is exactly 0, which no box enclosure shows >= 0. What makes the root "
      "unique is proved where it is a closed form (RSWR23:Lem2.3 in rho, the budget in eps and "
