@@ -168,9 +168,14 @@ class FastBalls:
             total += self.mpf(t)
         return total
 
-    def poly_eval(self, coeffs: list[Any], x: Arb) -> Arb:
-        """``sum coeffs[i] x^i`` (the constant first): Arb's polynomial evaluation, in C."""
-        return arb_poly([self.mpf(c) for c in coeffs])(self.mpf(x))
+    def poly_evals(self, coeffs: list[Any], points: Iterable[Any]) -> list[Arb]:
+        """``sum coeffs[i] x^i`` (the constant first) at each point: Arb's polynomial
+        evaluation, in C (balls and ints go in as they are; anything else through
+        :meth:`mpf`)."""
+        if not all(type(c) is arb or type(c) is int for c in coeffs):
+            coeffs = [self.mpf(c) for c in coeffs]
+        poly = arb_poly(coeffs)
+        return [poly(self.mpf(x)) for x in points]
 
     def exp(self, x: Arb) -> Arb:
         return self.mpf(x).exp()

@@ -14,10 +14,11 @@ the forward value anywhere on the piece and the inverse's root on it
 inverse's solver and the evaluations of its certificate share one computation
 (:func:`piece_sums` keeps the last few).
 
-The sums run outward from the largest weight: ``w_(top-i) = w_top c_i e^(i eps)`` with the
-rational ``c_i = C(k, top-i) / C(k, top)`` (and alike upward), so ``sum w_j`` and ``sum w_j
-e^(-2(m-j) eps)`` are two polynomials in the ``c_i`` evaluated at ``e^eps`` and ``e^-eps``
-(Arb evaluates them in C on balls; Horner's rule in ``mp``/``iv``).  Each side stops
+The sums run outward from the largest weight: ``w_j = w_top c_j e^((top-j) eps)`` with the
+rational ``c_j = C(k, j) / C(k, top)``, so with ``P(x) = sum_j c_j x^(high-j)`` over the
+terms summed, ``sum w_j`` and ``sum w_j e^(-2(m-j) eps)`` are one polynomial evaluated at
+``e^eps`` and at ``e^-eps``, times powers of ``e^eps`` (Arb evaluates it in C on balls;
+Horner's rule in ``mp``/``iv``).  Each side stops
 where the geometric bound on what is left out (the ratio of consecutive weights only falls
 going outward) is below ``2^-bits`` of ``D_m``; floats choose where, an interval context
 checks the bound and adds it as ``[0, bound]``.
@@ -123,15 +124,15 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     w_top = exp(ctx, log_binomial(ctx, k, top) - k * log1p(ctx, ratio) - top * eps)
     s_top = exp(ctx, -2 * (m - top) * eps)
     while True:
-        down, up = _ratios(ctx, k, top, low, high)
-        weights = w_top * (_poly(ctx, down, grow) + _poly(ctx, up, ratio))
-        t_sum = w_top * s_top * (_poly(ctx, down, ratio) + _poly(ctx, up, grow))
+        coeffs = _ratios(ctx, k, top, low, high)
+        at_grow, at_ratio = _poly(ctx, coeffs, grow, ratio)
+        weights = w_top * ratio ** (high - top) * at_grow
+        t_sum = w_top * s_top * grow ** (high - top) * at_ratio
         d_sum = weights - t_sum if m > 0 else ctx.zero
         if low == 0 and high == m:      # every term summed
             break
-        rest = _rest(ctx, k, m, low, high, w_top * down[-1] * grow ** (top - low),
-                     w_top * (up[-1] if high > top else 1) * ratio ** (high - top),
-                     ratio, grow)
+        rest = _rest(ctx, k, m, low, high, w_top * coeffs[-1] * grow ** (top - low),
+                     w_top * coeffs[0] * ratio ** (high - top), ratio, grow)
         if rest is not None and rest <= mp.ldexp(endpoints(d_sum).lo, -bits):
             if is_interval(ctx):        # a plain sum leaves it out
                 d_sum, t_sum = d_sum + ctx.mpf((0, rest)), t_sum + ctx.mpf((0, rest))
@@ -143,30 +144,36 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     return d_sum, t_sum
 
 
-def _poly(ctx: Ctx, coeffs: list[MPF], x: MPF) -> MPF:
-    """``sum coeffs[i] x^i``: Arb's evaluation on balls, Horner's rule in ``mp``/``iv``
-    (mpmath's own ``polyval`` takes the highest degree first, deprecated in mpmath 1.4)."""
-    if hasattr(ctx, "poly_eval"):
-        return ctx.poly_eval(coeffs, x)
-    total = ctx.zero
-    for c in reversed(coeffs):
-        total = total * x + c
-    return total
+def _poly(ctx: Ctx, coeffs: list[MPF], *points: MPF) -> list[MPF]:
+    """``sum coeffs[i] x^i`` at each of the ``points``: Arb's evaluation on balls (the
+    polynomial built once), Horner's rule in ``mp``/``iv`` (mpmath's own ``polyval`` takes
+    the highest degree first, deprecated in mpmath 1.4)."""
+    if hasattr(ctx, "poly_evals"):
+        return list(ctx.poly_evals(coeffs, points))
+    out = []
+    for x in points:
+        total = ctx.zero
+        for c in reversed(coeffs):
+            total = total * x + c
+        out.append(total)
+    return out
 
 
-def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int) -> tuple[list[MPF], list[MPF]]:
-    """``c_i = C(k, top-i) / C(k, top)`` for ``i = 0 .. top-low`` and ``C(k, top+i) /
-    C(k, top)`` for ``i = 0 .. high-top`` (the second list with 0 at ``i = 0``: the largest
-    weight is counted once)."""
+def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int) -> list[MPF]:
+    """``c_j = C(k, j) / C(k, top)`` for ``j = high, high-1, ..., low`` (``low <= top <=
+    high``), the coefficients of ``P(x) = sum_j c_j x^(high-j)``: the weights' sum is
+    ``w_top e^(-(high-top) eps) P(e^eps)`` and the ``T`` sum ``w_top e^(-2(m-top) eps)
+    e^((high-top) eps) P(e^-eps)`` (module doc)."""
+    c, up = ctx.one, []
+    for j in range(top + 1, high + 1):
+        c = c * (k - j + 1) / j
+        up.append(c)
     c, down = ctx.one, [ctx.one]
     for j in range(top, low, -1):
         c = c * j / (k - j + 1)
         down.append(c)
-    c, up = ctx.one, [ctx.zero]
-    for j in range(top + 1, high + 1):
-        c = c * (k - j + 1) / j
-        up.append(c)
-    return down, up
+    up.reverse()
+    return up + down
 
 
 def _rest(ctx: Ctx, k: int, m: int, low: int, high: int, w_low: MPF, w_high: MPF,
