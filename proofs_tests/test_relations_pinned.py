@@ -21,7 +21,7 @@ P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
      "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05"), "s": mpf("0.5"),
-     "L": mpf(5), "V": mpf(400), "gamma": mpf(1), "eps_g": mpf("1.5")}
+     "L": mpf(5), "V": mpf(400), "gamma": mpf(1), "eps_g": mpf("1.5"), "u": mpf(2)}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -63,6 +63,17 @@ def _expected() -> dict[str, Callable[[], Any]]:
     def bw18(r: Any, e: Any) -> Any:                    # Balle-Wang's curve at mu = sqrt(2 r)
         m = sqrt(2 * r)
         return q(e / m - m / 2) - exp(e) * q(e / m + m / 2)
+
+    # CKS20's eps at its order t (u = rho t^2) as the paper writes its objective at a = 1 + t,
+    # and the bound on e^L times the Gaussian's delta there: Riemann steps mu 5^(15-i) 6^i /
+    # (6^16 - 5^16) times f(x)^2 = ((sqrt(x^2 + 4) - x)/2)^2 at the left ends, times phi(a)
+    tc = sqrt(P["u"] / rho)
+    Lc, ac = P["u"] + log(1 + tc), 1 + tc
+    cks_eps = ac * rho + log(1 - 1 / ac) - (-Lc + log(ac)) / (ac - 1)
+    xc, hs = cks_eps / mu - mu / 2, [mu * 5 ** (15 - i) * 6**i / (6**16 - 5**16) for i in range(16)]
+    riemann = sum(h * ((sqrt((xc + sum(hs[:i])) ** 2 + 4) - xc - sum(hs[:i])) / 2) ** 2
+                  for i, h in enumerate(hs))
+    cks_bound = exp(Lc - xc**2 / 2) / sqrt(2 * mp.pi) * riemann
 
     # the stated (12) and the proof's display at S = 10^12, per their logs (hand-written)
     A12b = (1 / n**2 + mpf(10) ** 12) * (1 + log(1 + n**2 * mpf(10) ** 12) / 2)
@@ -137,6 +148,7 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "RRUV16:Sec6-no-utility/printed-fails-above-ln(1.1)": lambda: exp(EN) - 1 - mpf("0.1"),
         "BW18:Thm8-rho<=RSWR23:Lem2.3": lambda: 1 - exp(Lg) * (
             q(sqrt(2 * Lg)) - exp(bs_eps) * q(sqrt(2 * Lg) + mu)),
+        "BW18:Thm8-rho<=CKS20:Cor13": lambda: 1 - cks_bound,
         "WRWR22:Thm3.6-mixture/decreasing-t": lambda: -dpsi_m,
         "CKS20:Cor13-order/gap-increasing": lambda: 2 * rho * t + 1 / (1 + t),
         "CKS20:Cor13-delta/gap-increasing": lambda: 2 * rho + 1 / (t * (1 + t)),
