@@ -1,0 +1,79 @@
+"""Where the outward sums of ``KOV15:Thm3.3`` stop, against the weights.
+
+:func:`reference.results.composition.kov15_sums.piece_sums` chooses in floats how far each
+side runs, and then proves (in the ball or interval context) that what it left out is below
+``2^-bits`` of ``D_m``, widening the window if not. The enclosures are checked elsewhere
+against every term; here the window itself, against the smallest one that leaves out at
+most ``2^-bits D_m`` on each side (the weights summed in mpmath at 120 digits). The one
+chosen holds it (no widening: one computation of the coefficients) and is at most 40 terms
+wider on each side (between 100 and 900 terms are summed at these inputs), so that a
+stopping rule that sums far more than it needs, or too little, fails here."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from mpmath import mp
+
+from reference.core.fastballs import FAST
+from reference.core.numeric import to_ctx, working
+from reference.results import covers
+from reference.results.composition import kov15, kov15_sums
+
+F = Fraction
+
+
+def _needed(eps: Fraction, k: int, m: int, bits: int) -> tuple[int, int]:
+    """The least ``low`` and the greatest ``high`` with ``sum_{j < low} w_j`` and ``sum_{high
+    < j <= m} w_j`` each at most ``2^-bits D_m``: the weights from ``w_0`` by their exact
+    ratios, in mpmath at 120 digits (relative error below 10^-110 here)."""
+    with mp.workdps(120):
+        e = mp.mpf(eps.numerator) / eps.denominator
+        ws, shrink = [1 / (1 + mp.exp(-e)) ** k], mp.exp(-e)
+        for j in range(m):                  # w_(j+1) / w_j = (k - j) e^-eps / (j + 1)
+            ws.append(ws[-1] * (k - j) * shrink / (j + 1))
+        cut = mp.ldexp(mp.fsum(w * -mp.expm1(-2 * (m - j) * e) for j, w in enumerate(ws)),
+                       -bits)
+        return _first_over(ws, cut), m - _first_over(ws[::-1], cut)
+
+
+def _first_over(ws: list[Any], cut: Any) -> int:
+    """The least ``j`` with ``ws[0] + ... + ws[j] > cut``."""
+    total = mp.zero
+    for j, w in enumerate(ws):
+        total += w
+        if total > cut:
+            return j
+    raise AssertionError("the weights add up to at most the cut")
+
+
+@covers("KOV15:Thm3.3-delta")
+@pytest.mark.parametrize(("eps", "k", "m"), [
+    (F(1, 50), 4000, 1700),         # below the largest weight (1980): down only
+    (F(1, 50), 4000, 1999),         # above it: up and down
+    (F(3), 400, 190),               # largest weight near 19: up, every term below it
+    (F(1, 10**9), 300, 149),        # tiny eps
+    (F(1, 100), 10**4, 4755),       # the bench's piece (delta_g = 1e-6)
+])
+def test_the_window_is_the_needed_one_within_forty_terms(
+        monkeypatch: pytest.MonkeyPatch, eps: Fraction, k: int, m: int) -> None:
+    calls: list[tuple[int, int, int]] = []
+    real = kov15_sums._ratios
+
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append((top, low, high))
+        return real(ctx, k, top, low, high)
+
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums.forget()
+    with mp.workdps(50):
+        bits = mp.prec
+    with working(FAST), kov15._guard(FAST, k, to_ctx(FAST, eps)):
+        kov15_sums.piece_sums(FAST, to_ctx(FAST, eps), k, m, bits)
+    need_low, need_high = _needed(eps, k, m, bits)
+    assert len(calls) == 1
+    _, low, high = calls[0]
+    assert need_low - 40 <= low <= need_low
+    assert need_high <= high <= need_high + 40
