@@ -111,7 +111,8 @@ def test_largest_weight_is_the_binomial_mode(k: int, eps: Fraction) -> None:
 @covers("KOV15:Thm3.3")
 @pytest.mark.parametrize(("k", "eps", "target", "bits"), [
     (500, F(1, 1000), F(1, 10**6), 200), (4000, F(1, 50), F(1, 10**9), 300),
-    (200, F(1, 5), F(1, 10**12), 100), (4000, F(2), F(1, 10**9), 300)])
+    (200, F(1, 5), F(1, 10**12), 100), (4000, F(2), F(1, 10**9), 300),
+    (10**4, F(1, 1000), F(1, 10**6), 200)])     # the start above k/3 (the mode near k/2)
 def test_solver_start_is_the_last_negligible_piece(k: int, eps: Fraction, target: Fraction,
                                                   bits: int) -> None:
     """The largest ``m`` up to the largest weight with ``k w_m < 2^-(bits+8) target``, by
@@ -165,7 +166,8 @@ _PIECES = [(F(1, 50), 4000, 1700),      # below the largest weight (1980): down 
            (F(1, 50), 4000, 0), (F(1, 50), 4000, 1),
            (F(3), 400, 190),            # largest weight near 18: up only, nearly all of it
            (F(1, 10**9), 300, 149),     # tiny eps: D_m cancels in W - T
-           (F(30), 50, 3)]              # e^-eps far below the precision
+           (F(30), 50, 3),              # e^-eps far below the precision
+           (F(1, 10), 200, 76)]         # the window stops at j = 1: w_0 bounded, not summed
 
 
 @covers("KOV15:Thm3.3-delta")

@@ -77,3 +77,25 @@ def test_the_window_is_the_needed_one_within_forty_terms(
     _, low, high = calls[0]
     assert need_low - 40 <= low <= need_low
     assert need_high <= high <= need_high + 40
+
+
+@covers("KOV15:Thm3.3")
+def test_the_last_eight_pieces_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sums of the last 8 pieces asked for are kept (an inverse's solver and its
+    certificate reuse them), the least recently used one is dropped first."""
+    calls: list[int] = []
+    real = kov15_sums._ratios
+
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append(top)
+        return real(ctx, k, top, low, high)
+
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums.forget()
+    with working(FAST):
+        eps, bits = to_ctx(FAST, F(1, 50)), FAST.prec
+        for m in [*range(1700, 1709), *range(1701, 1709)]:   # 9 pieces, then the last 8
+            kov15_sums.piece_sums(FAST, eps, 4000, m, bits)
+        assert len(calls) == 9
+        kov15_sums.piece_sums(FAST, eps, 4000, 1700, bits)   # the first: dropped
+        assert len(calls) == 10
