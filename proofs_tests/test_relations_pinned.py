@@ -75,6 +75,11 @@ def _expected() -> dict[str, Callable[[], Any]]:
                   for i, h in enumerate(hs))
     cks_bound = exp(Lc - xc**2 / 2) / sqrt(2 * mp.pi) * riemann
 
+    xb = bs_eps / mu - mu / 2           # Bun-Steinke's a, not simplified to sqrt(2 L) here
+    bs_bound = exp(Lg - xb**2 / 2) / sqrt(2 * mp.pi) * sum(
+        h * ((sqrt((xb + sum(hs[:i])) ** 2 + 4) - xb - sum(hs[:i])) / 2) ** 2
+        for i, h in enumerate(hs))
+
     # the stated (12) and the proof's display at S = 10^12, per their logs (hand-written)
     A12b = (1 / n**2 + mpf(10) ** 12) * (1 + log(1 + n**2 * mpf(10) ** 12) / 2)
     Lam2 = log(2 * (log(n) / log(2)) / d)
@@ -149,6 +154,7 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "BW18:Thm8-rho<=RSWR23:Lem2.3": lambda: 1 - exp(Lg) * (
             q(sqrt(2 * Lg)) - exp(bs_eps) * q(sqrt(2 * Lg) + mu)),
         "BW18:Thm8-rho<=CKS20:Cor13": lambda: 1 - cks_bound,
+        "BW18:Thm8-rho<=RSWR23:Lem2.3/Mills-bound": lambda: 1 - bs_bound,
         "WRWR22:Thm3.6-mixture/decreasing-t": lambda: -dpsi_m,
         "CKS20:Cor13-order/gap-increasing": lambda: 2 * rho * t + 1 / (1 + t),
         "CKS20:Cor13-delta/gap-increasing": lambda: 2 * rho + 1 / (t * (1 + t)),

@@ -21,6 +21,7 @@ from mpmath import mp
 from reference.results import get
 from reference.results.conversions.relations import (
     cks_gaussian_ratio,
+    gaussian_below_bun_steinke_wide,
     gaussian_below_cks,
     mills_square,
     riemann_steps,
@@ -62,6 +63,27 @@ def test_the_bound_lies_above_the_exact_curve_and_close_to_it(rho: Fraction,
         bound = cks_gaussian_ratio(mp, _mp(rho), _mp(u))
         assert 0 < exact < bound <= Fraction(7, 4) * exact
         assert gaussian_below_cks.margin(mp, rho=_mp(rho), u=_mp(u)) == 1 - bound
+
+
+LS = st.fractions(Fraction(1, 10**12), Fraction(10**4), max_denominator=10**12)
+
+
+@given(RHOS, LS)
+@example(Fraction(10**4), Fraction(1, 10**12))     # the loosest (ratio ~ 1.95), margin 0.03
+@example(Fraction(1, 10**12), Fraction(1, 10**12))
+@example(Fraction(1, 10**12), Fraction(10**4))
+def test_the_bound_at_bun_steinke_lies_above_the_exact_curve(rho: Fraction,
+                                                             big_l: Fraction) -> None:
+    """The same bound at Bun-Steinke's eps = rho + 2 sqrt(rho L) (where a = sqrt(2L) and
+    L - a^2/2 = 0), against the curve written from mpmath's erfc: above it, at most twice
+    it."""
+    with mp.workdps(80):
+        r, lg = _mp(rho), _mp(big_l)
+        eps, mu = r + 2 * mpmath.sqrt(r * lg), mpmath.sqrt(2 * r)
+        exact = (_q(eps / mu - mu / 2) - mpmath.exp(eps) * _q(eps / mu + mu / 2)) \
+            * mpmath.exp(lg)
+        bound = 1 - gaussian_below_bun_steinke_wide.margin(mp, rho=r, L=lg)
+        assert 0 < exact < bound <= 2 * exact and bound < 1
 
 
 def _g(x: Any) -> Any:

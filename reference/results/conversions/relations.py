@@ -195,11 +195,12 @@ def rr_loss_increasing(ctx: Any, eps: Any) -> Any:
                  "Prop. 1.3)",
           domain={"rho": ("1/10", "10"), "L": ("69/100", "28")}, log_scale=("rho", "L"),
           cuts="L = ln(1/delta), delta from e^-28 = 6.9e-13 to e^-0.69 = 0.5016; the margin "
-               "is 1 - e^L delta_N(eps), mu = sqrt(2 rho). Outside the box the claim is the "
-               "conversion's own theorem, not proved here: the exact delta is a difference of "
-               "two normal tails that cancel about log2(b/mu) bits (b = eps/mu + mu/2), so the "
-               "prover's boxes must shrink like mu/(a b) and the time grows quickly with L and "
-               "1/rho. delta > 1/2 (L < ln 2) is left out.")
+               "is 1 - e^L delta_N(eps), mu = sqrt(2 rho). Outside the box: the exact delta is a "
+               "difference of two normal tails that cancel about log2(b/mu) bits (b = eps/mu "
+               "+ mu/2), so the prover's boxes must shrink like mu/(a b) and the time grows "
+               "quickly with L and 1/rho; BW18:Thm8-rho<=RSWR23:Lem2.3/Mills-bound proves the "
+               "claim on rho from 1e-12 to 1e4, L from 1e-12 to 1e4 through an upper bound on "
+               "the curve instead.")
 def gaussian_below_bun_steinke(ctx: Any, rho: Any, L: Any) -> Any:
     eps = _eps(ctx, rho, exp(ctx, -L))
     return 1 - exp(ctx, L) * gauss_delta_formula(ctx, ctx.sqrt(2 * rho), eps)
@@ -224,6 +225,17 @@ def riemann_steps(mu: Any) -> list[Any]:
             for i in range(_STEPS)]
 
 
+def riemann_mills(ctx: Any, a: Any, mu: Any) -> Any:
+    """``sum_i h_i f(x_i)^2`` over :func:`riemann_steps` ``(mu)``, ``x_i = a + h_0 + ... +
+    h_(i-1)``: for ``a >= 0`` at least ``R(a) - R(a + mu)``, ``R`` the Mills ratio (the cut
+    of ``BW18:Thm8-rho<=CKS20:Cor13``)."""
+    total, x = ctx.zero, a
+    for h in riemann_steps(mu):
+        total = total + h * mills_square(ctx, x)
+        x = x + h
+    return total
+
+
 def cks_gaussian_ratio(ctx: Any, rho: Any, u: Any) -> Any:
     """An upper bound on ``e^L delta_N(eps)``: the rho-zCDP Gaussian's exact delta at
     CKS20's epsilon for ``delta = e^-L``, at its order ``t = sqrt(u / rho)``, ``L = u +
@@ -234,12 +246,8 @@ def cks_gaussian_ratio(ctx: Any, rho: Any, u: Any) -> Any:
     t = ctx.sqrt(u / rho)
     c = log1p(ctx, 1 / t)
     mu = ctx.sqrt(2 * rho)
-    x = (2 * rho * t - c) / mu
-    total = ctx.zero
-    for h in riemann_steps(mu):
-        total = total + h * mills_square(ctx, x)
-        x = x + h
-    return exp(ctx, log1p(ctx, t) + t * c - c * c / (4 * rho)) / ctx.sqrt(2 * ctx.pi) * total
+    return exp(ctx, log1p(ctx, t) + t * c - c * c / (4 * rho)) / ctx.sqrt(2 * ctx.pi) \
+        * riemann_mills(ctx, (2 * rho * t - c) / mu, mu)
 
 
 @relation("BW18:Thm8-rho<=CKS20:Cor13", kind="ordering",
@@ -270,6 +278,27 @@ def cks_gaussian_ratio(ctx: Any, rho: Any, u: Any) -> Any:
                "is proved that way on a small box).")
 def gaussian_below_cks(ctx: Any, rho: Any, u: Any) -> Any:
     return 1 - cks_gaussian_ratio(ctx, rho, u)
+
+
+@relation("BW18:Thm8-rho<=RSWR23:Lem2.3/Mills-bound", kind="ordering",
+          statement="Bun-Steinke's conversion is sound for the Gaussian on a wide box: at eps "
+                    "= rho + 2 sqrt(rho L) the rho-zCDP Gaussian's exact delta (Balle-Wang) is "
+                    "below delta = e^-L; the margin 1 - B is below 1 - e^L delta_N(eps) for the "
+                    "bound B of BW18:Thm8-rho<=CKS20:Cor13, which here is sum_i h_i f(x_i)^2 / "
+                    "sqrt(2 pi) from x_0 = sqrt(2L)",
+          uses=("BW18:Thm8-rho", "RSWR23:Lem2.3"),
+          source="Balle, Wang 2018, Theorem 8; RSWR23 Lemma 2.3 (ii) (Bun, Steinke 2016, "
+                 "Prop. 1.3); Birnbaum 1942",
+          domain={"rho": ("1e-12", "10000"), "L": ("1e-12", "10000")}, log_scale=("rho", "L"),
+          cuts="at eps = rho + 2 sqrt(rho L), a = eps/mu - mu/2 = sqrt(2L) >= 0 and L - a^2/2 "
+               "= 0 by hand (mu = sqrt(2 rho)), so the bound of BW18:Thm8-rho<=CKS20:Cor13 "
+               "(its cut gives the proof: the Riemann sum of Birnbaum's f^2 >= g = 1 - x R(x) "
+               "over [a, a + mu], valid for a >= 0) is the sum alone, with no cancellation "
+               "left; BW18:Thm8-rho<=RSWR23:Lem2.3 proves the same claim from the exact curve "
+               "on a smaller box. Outside: rho < 1e-12 or > 1e4, and delta = e^-L above "
+               "e^-(1e-12) or below e^-10^4.")
+def gaussian_below_bun_steinke_wide(ctx: Any, rho: Any, L: Any) -> Any:
+    return 1 - riemann_mills(ctx, ctx.sqrt(2 * L), ctx.sqrt(2 * rho)) / ctx.sqrt(2 * ctx.pi)
 
 
 _BW18_DOMAIN = {"rho": ("1e-16", "1e16"), "eps": ("-1e12", "1e12")}
