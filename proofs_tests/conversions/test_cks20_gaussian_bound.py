@@ -148,3 +148,26 @@ def test_the_parametrisation_is_cks20s_order(rho: Fraction, delta: Fraction) -> 
             * mpmath.exp(big_l)
         assert abs(exact / _exact_ratio(_mp(rho), u) - 1) < mpmath.mpf(10) ** -30
         assert exact < cks_gaussian_ratio(mp, _mp(rho), u) < 1
+
+
+@given(st.fractions(Fraction(1, 10**4), Fraction(10**3), max_denominator=10**6),
+       st.fractions(Fraction(1, 2), Fraction(200), max_denominator=10**6))
+@example(Fraction(1), Fraction(1, 2))
+def test_the_delta_form_is_the_same_pair(rho: Fraction, u: Fraction) -> None:
+    """At the relation's ``(rho, u)``, ``eps = rho (1 + 2t) - ln(1 + 1/t)`` (``t = sqrt(u /
+    rho)``, rounded to a binary rational): ``CKS20:Cor13-delta`` there, at the order its
+    own solver finds, is ``e^-u / (1 + t)`` (its order is this ``t``: the root of ``(1 + 2t)
+    rho - eps - ln(1 + 1/t)``), so the relation's claim covers the delta form too; and the
+    Gaussian's curve at eps is below that delta."""
+    with mp.workdps(60):
+        r, uu = _mp(rho), _mp(u)
+        t = mpmath.sqrt(uu / r)
+        man, exp2 = (r * (1 + 2 * t) - mpmath.log1p(1 / t)).man_exp
+        eps = Fraction(int(man)) * Fraction(2) ** int(exp2)
+    with mp.workdps(50):
+        delta = get("CKS20:Cor13-delta")(rho=rho, eps=eps)
+        assert abs(mpmath.exp(-uu) / (1 + t) / delta - 1) < mpmath.mpf(10) ** -30
+        e, mu = _mp(eps), mpmath.sqrt(2 * r)
+        curve = _q(e / mu - mu / 2) - mpmath.exp(e) * _q(e / mu + mu / 2)
+        assert curve * (1 + t) * mpmath.exp(uu) < cks_gaussian_ratio(mp, r, uu) < 1
+        assert curve < delta

@@ -256,8 +256,11 @@ def cks_gaussian_ratio(ctx: Any, rho: Any, u: Any) -> Any:
                     "rho t^2 + ln(1 + t) = L), the rho-zCDP Gaussian's exact delta "
                     "(Balle-Wang) is below delta; the variables are rho and u = rho t^2 (L = "
                     "u + ln(1 + t)), and the margin 1 - B is below 1 - e^L delta_N(eps) for a "
-                    "bound B worked out by hand (the cut)",
-          uses=("BW18:Thm8-rho", "CKS20:Cor13"),
+                    "bound B worked out by hand (the cut). The same pairs (eps, delta) are "
+                    "CKS20:Cor13-delta's at its order t (eps = rho (1 + 2t) - ln(1 + 1/t), "
+                    "delta = e^-u/(1 + t)): the Gaussian's exact delta at eps is below "
+                    "CKS20:Cor13-delta(rho, eps) wherever that order has rho t^2 >= 1/2",
+          uses=("BW18:Thm8-rho", "CKS20:Cor13", "CKS20:Cor13-delta"),
           source="Balle, Wang 2018, Theorem 8; Canonne, Kamath, Steinke 2020, Proposition 12 "
                  "/ Corollary 13; Birnbaum 1942 (the Mills ratio bound)",
           domain={"rho": ("1e-12", "10000"), "u": ("1/2", "10000")}, log_scale=("rho", "u"),
