@@ -56,6 +56,8 @@ def _first_over(ws: list[Any], cut: Any) -> int:
     (F(3), 400, 190),               # largest weight near 19: up, every term below it
     (F(1, 10**9), 300, 149),        # tiny eps
     (F(1, 100), 10**4, 4755),       # the bench's piece (delta_g = 1e-6)
+    (F(1), 4000, 1000),             # a large eps: the weights fall by e^eps a term, more
+    (F(2), 4000, 600),              # up and down
 ])
 def test_the_window_is_the_needed_one_within_forty_terms(
         monkeypatch: pytest.MonkeyPatch, eps: Fraction, k: int, m: int) -> None:
