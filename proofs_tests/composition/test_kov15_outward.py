@@ -25,6 +25,7 @@ from scipy import stats
 
 from proofs_tests.arb_support import arb_ends, arb_q, frac
 from proofs_tests.composition.test_kov15_precision import arb_optimal_delta, check
+from proofs_tests.composition.test_kov15_sums_window import spy_ratios
 from reference import DomainError
 from reference.core.fastballs import FAST
 from reference.core.numeric import endpoints, to_ctx, working
@@ -204,17 +205,10 @@ def test_a_stop_too_early_is_widened(monkeypatch: pytest.MonkeyPatch) -> None:
     ``2^-bits`` of ``D_m``, and still hold the exact sums, as tightly."""
     monkeypatch.setattr(kov15_sums, "_down_end", lambda k, top, x, limit: top)
     monkeypatch.setattr(kov15_sums, "_up_end", lambda k, top, m, x, limit: top)
-    calls: list[tuple[int, int]] = []
-    real = kov15_sums._ratios
-
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
-        calls.append((low, high))
-        return real(ctx, k, top, low, high)
-
-    monkeypatch.setattr(kov15_sums, "_ratios", spy)
-    kov15_sums._CACHE.clear()
+    calls = spy_ratios(monkeypatch)
     test_piece_sums_against_every_term(F(1, 50), 4000, 1999)
-    assert calls[0] == (1980, 1980) and len(calls) > 3 and calls[-1][0] < calls[-2][0]
+    windows = [(low, high) for _, low, high in calls]
+    assert windows[0] == (1980, 1980) and len(windows) > 3 and windows[-1][0] < windows[-2][0]
 
 
 @covers("KOV15:Thm3.3-delta")
@@ -233,15 +227,7 @@ def test_each_side_stops_long_before_its_end(monkeypatch: pytest.MonkeyPatch) ->
     """k = 10**6, eps = 0.1, eps_g = 0: the last term (k/2 - 1) lies 50 standard deviations
     above the largest weight; both sides stop with a bound, a few thousand terms out
     (k/2 = 5 * 10**5), and the value agrees with scipy."""
-    calls: list[tuple[int, int, int]] = []
-    real = kov15_sums._ratios
-
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
-        calls.append((top, low, high))
-        return real(ctx, k, top, low, high)
-
-    monkeypatch.setattr(kov15_sums, "_ratios", spy)
-    kov15_sums._CACHE.clear()
+    calls = spy_ratios(monkeypatch)
     enc = optimal_delta.certified(eps="0.1", k=10**6, eps_g=0)
     assert len(calls) == 1
     top, low, high = calls[0]
@@ -255,15 +241,7 @@ def test_the_inverse_sums_one_piece_once(monkeypatch: pytest.MonkeyPatch, shift:
     """The solver and the certificate's evaluations share one computation of the sums
     (k = 10**4, delta_g = 1e-6); a float guess of the piece off by a few is corrected by the
     solver, at the cost of a sum per step, to the same certified answer."""
-    calls: list[int] = []
-    real_ratios, real_piece = kov15_sums._ratios, kov15.float_piece
-
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
-        calls.append(top)
-        return real_ratios(ctx, k, top, low, high)
-
-    monkeypatch.setattr(kov15_sums, "_ratios", spy)
-    kov15_sums._CACHE.clear()
+    calls, real_piece = spy_ratios(monkeypatch), kov15.float_piece
     cert = optimal_epsilon(eps="0.01", k=10**4, delta_g="1e-6")
     assert len(calls) == 1 and cert.holds
     monkeypatch.setattr(kov15, "float_piece", lambda *a: real_piece(*a) + shift)

@@ -25,6 +25,21 @@ from reference.results.composition import kov15, kov15_sums
 F = Fraction
 
 
+def spy_ratios(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """Record ``(top, low, high)`` of every computation of the coefficients (the window
+    summed), and drop the kept sums so that each piece is computed afresh."""
+    calls: list[tuple[int, int, int]] = []
+    real = kov15_sums._ratios
+
+    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+        calls.append((top, low, high))
+        return real(ctx, k, top, low, high)
+
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    kov15_sums.forget()
+    return calls
+
+
 def _needed(eps: Fraction, k: int, m: int, bits: int) -> tuple[int, int]:
     """The least ``low`` and the greatest ``high`` with ``sum_{j < low} w_j`` and ``sum_{high
     < j <= m} w_j`` each at most ``2^-bits D_m``: the weights from ``w_0`` by their exact
@@ -61,15 +76,7 @@ def _first_over(ws: list[Any], cut: Any) -> int:
 ])
 def test_the_window_is_the_needed_one_within_forty_terms(
         monkeypatch: pytest.MonkeyPatch, eps: Fraction, k: int, m: int) -> None:
-    calls: list[tuple[int, int, int]] = []
-    real = kov15_sums._ratios
-
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
-        calls.append((top, low, high))
-        return real(ctx, k, top, low, high)
-
-    monkeypatch.setattr(kov15_sums, "_ratios", spy)
-    kov15_sums.forget()
+    calls = spy_ratios(monkeypatch)
     with mp.workdps(50):
         bits = mp.prec
     with working(FAST), kov15._guard(FAST, k, to_ctx(FAST, eps)):
@@ -85,15 +92,7 @@ def test_the_window_is_the_needed_one_within_forty_terms(
 def test_the_last_eight_pieces_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sums of the last 8 pieces asked for are kept (an inverse's solver and its
     certificate reuse them), the least recently used one is dropped first."""
-    calls: list[int] = []
-    real = kov15_sums._ratios
-
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
-        calls.append(top)
-        return real(ctx, k, top, low, high)
-
-    monkeypatch.setattr(kov15_sums, "_ratios", spy)
-    kov15_sums.forget()
+    calls = spy_ratios(monkeypatch)
     with working(FAST):
         eps, bits = to_ctx(FAST, F(1, 50)), FAST.prec
         for m in [*range(1700, 1709), *range(1701, 1709)]:   # 9 pieces, then the last 8

@@ -186,13 +186,16 @@ def rr_loss_increasing(ctx: Any, eps: Any) -> Any:
     return partial(ctx, rr_expected_loss.core, "eps", eps=eps)
 
 
+_BS_GAUSS = ("BW18:Thm8-rho", "RSWR23:Lem2.3")
+_BS_GAUSS_SOURCE = ("Balle, Wang 2018, Theorem 8; RSWR23 Lemma 2.3 (ii) (Bun, Steinke 2016, "
+                    "Prop. 1.3)")
+
+
 @relation("BW18:Thm8-rho<=RSWR23:Lem2.3", kind="ordering",
           statement="Bun-Steinke's conversion is sound for the Gaussian, at no less than its "
                     "exact epsilon: at eps = rho + 2 sqrt(rho L) the rho-zCDP Gaussian's exact "
                     "delta (Balle-Wang) is at most delta = e^-L",
-          uses=("BW18:Thm8-rho", "RSWR23:Lem2.3"),
-          source="Balle, Wang 2018, Theorem 8; RSWR23 Lemma 2.3 (ii) (Bun, Steinke 2016, "
-                 "Prop. 1.3)",
+          uses=_BS_GAUSS, source=_BS_GAUSS_SOURCE,
           domain={"rho": ("1/10", "10"), "L": ("69/100", "28")}, log_scale=("rho", "L"),
           cuts="L = ln(1/delta), delta from e^-28 = 6.9e-13 to e^-0.69 = 0.5016; the margin "
                "is 1 - e^L delta_N(eps), mu = sqrt(2 rho). Outside the box: the exact delta is a "
@@ -289,9 +292,7 @@ def gaussian_below_cks(ctx: Any, rho: Any, u: Any) -> Any:
                     "below delta = e^-L; the margin 1 - B is below 1 - e^L delta_N(eps) for the "
                     "bound B of BW18:Thm8-rho<=CKS20:Cor13, which here is sum_i h_i f(x_i)^2 / "
                     "sqrt(2 pi) from x_0 = sqrt(2L)",
-          uses=("BW18:Thm8-rho", "RSWR23:Lem2.3"),
-          source="Balle, Wang 2018, Theorem 8; RSWR23 Lemma 2.3 (ii) (Bun, Steinke 2016, "
-                 "Prop. 1.3); Birnbaum 1942",
+          uses=_BS_GAUSS, source=_BS_GAUSS_SOURCE + "; Birnbaum 1942",
           domain={"rho": ("1e-12", "10000"), "L": ("1e-12", "10000")}, log_scale=("rho", "L"),
           cuts="at eps = rho + 2 sqrt(rho L), a = eps/mu - mu/2 = sqrt(2L) >= 0 and L - a^2/2 "
                "= 0 by hand (mu = sqrt(2 rho)), so the bound of BW18:Thm8-rho<=CKS20:Cor13 "
