@@ -70,15 +70,16 @@ def _expected() -> dict[str, Callable[[], Any]]:
     tc = sqrt(P["u"] / rho)
     Lc, ac = P["u"] + log(1 + tc), 1 + tc
     cks_eps = ac * rho + log(1 - 1 / ac) - (-Lc + log(ac)) / (ac - 1)
-    xc, hs = cks_eps / mu - mu / 2, [mu * 5 ** (15 - i) * 6**i / (6**16 - 5**16) for i in range(16)]
-    riemann = sum(h * ((sqrt((xc + sum(hs[:i])) ** 2 + 4) - xc - sum(hs[:i])) / 2) ** 2
-                  for i, h in enumerate(hs))
-    cks_bound = exp(Lc - xc**2 / 2) / sqrt(2 * mp.pi) * riemann
+    hs = [mu * 5 ** (15 - i) * 6**i / (6**16 - 5**16) for i in range(16)]
 
+    def riemann(x0: Any) -> Any:    # sum of h_i ((sqrt(x_i^2 + 4) - x_i)/2)^2, x_i left ends
+        xs = [x0 + sum(hs[:i]) for i in range(16)]
+        return sum(h * ((sqrt(x * x + 4) - x) / 2) ** 2 for h, x in zip(hs, xs, strict=True))
+
+    xc = cks_eps / mu - mu / 2
+    cks_bound = exp(Lc - xc**2 / 2) / sqrt(2 * mp.pi) * riemann(xc)
     xb = bs_eps / mu - mu / 2           # Bun-Steinke's a, not simplified to sqrt(2 L) here
-    bs_bound = exp(Lg - xb**2 / 2) / sqrt(2 * mp.pi) * sum(
-        h * ((sqrt((xb + sum(hs[:i])) ** 2 + 4) - xb - sum(hs[:i])) / 2) ** 2
-        for i, h in enumerate(hs))
+    bs_bound = exp(Lg - xb**2 / 2) / sqrt(2 * mp.pi) * riemann(xb)
 
     # the stated (12) and the proof's display at S = 10^12, per their logs (hand-written)
     A12b = (1 / n**2 + mpf(10) ** 12) * (1 + log(1 + n**2 * mpf(10) ** 12) / 2)

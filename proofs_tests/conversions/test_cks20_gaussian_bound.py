@@ -18,6 +18,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from mpmath import mp
 
+from proofs_tests.privacy_loss_support import mpq
 from reference.results import get
 from reference.results.conversions.relations import (
     cks_gaussian_ratio,
@@ -35,6 +36,13 @@ def _q(x: Any) -> Any:
     return mpmath.erfc(x / mpmath.sqrt(2)) / 2
 
 
+def _curve(eps: Any, rho: Any) -> Any:
+    """Balle-Wang's ``Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2)``, ``mu = sqrt(2 rho)``, from
+    mpmath's erfc (not the package's formula)."""
+    mu = mpmath.sqrt(2 * rho)
+    return _q(eps / mu - mu / 2) - mpmath.exp(eps) * _q(eps / mu + mu / 2)
+
+
 def _exact_ratio(rho: Any, u: Any) -> Any:
     """``e^L delta_N(eps)``: CKS20's objective at the order ``a = 1 + t`` as the paper writes
     it, ``a rho + ln(1 - 1/a) - (ln delta + ln a)/(a - 1)``, and Balle-Wang's curve
@@ -42,12 +50,7 @@ def _exact_ratio(rho: Any, u: Any) -> Any:
     t = mpmath.sqrt(u / rho)
     a, big_l = 1 + t, u + mpmath.log(1 + t)
     eps = a * rho + mpmath.log(1 - 1 / a) - (-big_l + mpmath.log(a)) / (a - 1)
-    mu = mpmath.sqrt(2 * rho)
-    return (_q(eps / mu - mu / 2) - mpmath.exp(eps) * _q(eps / mu + mu / 2)) * mpmath.exp(big_l)
-
-
-def _mp(q: Fraction) -> Any:
-    return mp.mpf(q.numerator) / q.denominator
+    return _curve(eps, rho) * mpmath.exp(big_l)
 
 
 @given(RHOS, US)
@@ -59,10 +62,10 @@ def test_the_bound_lies_above_the_exact_curve_and_close_to_it(rho: Fraction,
                                                               u: Fraction) -> None:
     # the curve cancels about log2(b/mu) bits (b up to ~ 1.5e8 here); 80 digits cover it
     with mp.workdps(80):
-        exact = _exact_ratio(_mp(rho), _mp(u))
-        bound = cks_gaussian_ratio(mp, _mp(rho), _mp(u))
+        exact = _exact_ratio(mpq(rho), mpq(u))
+        bound = cks_gaussian_ratio(mp, mpq(rho), mpq(u))
         assert 0 < exact < bound <= Fraction(7, 4) * exact
-        assert gaussian_below_cks.margin(mp, rho=_mp(rho), u=_mp(u)) == 1 - bound
+        assert gaussian_below_cks.margin(mp, rho=mpq(rho), u=mpq(u)) == 1 - bound
 
 
 LS = st.fractions(Fraction(1, 10**12), Fraction(10**4), max_denominator=10**12)
@@ -78,10 +81,8 @@ def test_the_bound_at_bun_steinke_lies_above_the_exact_curve(rho: Fraction,
     L - a^2/2 = 0), against the curve written from mpmath's erfc: above it, at most twice
     it."""
     with mp.workdps(80):
-        r, lg = _mp(rho), _mp(big_l)
-        eps, mu = r + 2 * mpmath.sqrt(r * lg), mpmath.sqrt(2 * r)
-        exact = (_q(eps / mu - mu / 2) - mpmath.exp(eps) * _q(eps / mu + mu / 2)) \
-            * mpmath.exp(lg)
+        r, lg = mpq(rho), mpq(big_l)
+        exact = _curve(r + 2 * mpmath.sqrt(r * lg), r) * mpmath.exp(lg)
         bound = 1 - gaussian_below_bun_steinke_wide.margin(mp, rho=r, L=lg)
         assert 0 < exact < bound <= 2 * exact and bound < 1
 
@@ -102,7 +103,7 @@ def test_birnbaum_bounds_g_above_at_nonnegative_x(x: Fraction) -> None:
     """``g(x) <= f(x)^2`` for ``x >= 0`` and how close (``f(x)^2 / g(x) < 1.12``, the worst
     near ``x = 1``; ``-> 1`` at both ends)."""
     with mp.workdps(40):
-        g, bound = _g(_mp(x)), mills_square(mp, _mp(x))
+        g, bound = _g(mpq(x)), mills_square(mp, mpq(x))
         assert 0 < g <= bound < Fraction(112, 100) * g
 
 
@@ -119,7 +120,7 @@ def test_birnbaum_bound_is_below_g_at_negative_x() -> None:
 def test_g_decreases(x: Fraction, step: Fraction) -> None:
     """Gordon's inequality in the form the left Riemann sum needs: ``g`` is decreasing."""
     with mp.workdps(40):
-        assert _g(_mp(x + step)) < _g(_mp(x))
+        assert _g(mpq(x + step)) < _g(mpq(x))
 
 
 def test_the_steps_are_geometric_and_sum_to_mu() -> None:
@@ -138,16 +139,14 @@ def test_the_parametrisation_is_cks20s_order(rho: Fraction, delta: Fraction) -> 
     delta``)."""
     with mp.workdps(50):
         t = get("CKS20:Cor13-order")(rho=rho, delta=delta) - 1
-        u = _mp(rho) * t * t
+        u = mpq(rho) * t * t
         assume(u >= mpmath.mpf(1) / 2)      # inside the relation's box (rarely not)
-        assert abs(mpmath.exp(-u) / (1 + t) / _mp(delta) - 1) < mpmath.mpf(10) ** -40
+        assert abs(mpmath.exp(-u) / (1 + t) / mpq(delta) - 1) < mpmath.mpf(10) ** -40
         eps = get("CKS20:Cor13")(rho=rho, delta=delta)
         big_l = u + mpmath.log(1 + t)
-        mu = mpmath.sqrt(2 * _mp(rho))
-        exact = (_q(eps / mu - mu / 2) - mpmath.exp(eps) * _q(eps / mu + mu / 2)) \
-            * mpmath.exp(big_l)
-        assert abs(exact / _exact_ratio(_mp(rho), u) - 1) < mpmath.mpf(10) ** -30
-        assert exact < cks_gaussian_ratio(mp, _mp(rho), u) < 1
+        exact = _curve(eps, mpq(rho)) * mpmath.exp(big_l)
+        assert abs(exact / _exact_ratio(mpq(rho), u) - 1) < mpmath.mpf(10) ** -30
+        assert exact < cks_gaussian_ratio(mp, mpq(rho), u) < 1
 
 
 @given(st.fractions(Fraction(1, 10**4), Fraction(10**3), max_denominator=10**6),
@@ -160,14 +159,13 @@ def test_the_delta_form_is_the_same_pair(rho: Fraction, u: Fraction) -> None:
     rho - eps - ln(1 + 1/t)``), so the relation's claim covers the delta form too; and the
     Gaussian's curve at eps is below that delta."""
     with mp.workdps(60):
-        r, uu = _mp(rho), _mp(u)
+        r, uu = mpq(rho), mpq(u)
         t = mpmath.sqrt(uu / r)
         man, exp2 = (r * (1 + 2 * t) - mpmath.log1p(1 / t)).man_exp
         eps = Fraction(int(man)) * Fraction(2) ** int(exp2)
     with mp.workdps(50):
         delta = get("CKS20:Cor13-delta")(rho=rho, eps=eps)
         assert abs(mpmath.exp(-uu) / (1 + t) / delta - 1) < mpmath.mpf(10) ** -30
-        e, mu = _mp(eps), mpmath.sqrt(2 * r)
-        curve = _q(e / mu - mu / 2) - mpmath.exp(e) * _q(e / mu + mu / 2)
+        curve = _curve(mpq(eps), r)
         assert curve * (1 + t) * mpmath.exp(uu) < cks_gaussian_ratio(mp, r, uu) < 1
         assert curve < delta

@@ -211,12 +211,19 @@ def gaussian_below_bun_steinke(ctx: Any, rho: Any, L: Any) -> Any:
 
 #: The left Riemann sum of the CKS20 relation below: 16 steps, each 6/5 of the one before.
 _STEPS = 16
+#: The two Mills-ratio inequalities the bound rests on (both re-proved in the cut).
+_MILLS_SOURCES = ("Gordon 1941, Ann. Math. Statist. 12(3), 'Values of Mills' ratio of area to "
+                  "bounding ordinate and of the normal probability integral for large values "
+                  "of the argument' (R > x/(1 + x^2)); Birnbaum 1942, Ann. Math. "
+                  "Statist. 13(2), 'An inequality for Mills' ratio' (R > (sqrt(x^2 + 4) - "
+                  "x)/2)")
 
 
 def mills_square(ctx: Any, x: Any) -> Any:
-    """``f(x)^2 = 4 / (x + sqrt(x^2 + 4))^2``, ``f(x) = (sqrt(x^2 + 4) - x) / 2`` Birnbaum's
-    lower bound on the Mills ratio ``R(x) = Q(x) / phi(x)``: at ``x >= 0`` an upper bound on
-    ``g(x) = 1 - x R(x)`` (the relation's cut), with no cancellation."""
+    """``f(x)^2 = 4 / (x + sqrt(x^2 + 4))^2``, ``f(x) = (sqrt(x^2 + 4) - x) / 2`` the lower
+    bound on the Mills ratio ``R(x) = Q(x) / phi(x)`` of Birnbaum (1942, Ann. Math. Statist.
+    13): at ``x >= 0`` an upper bound on ``g(x) = 1 - x R(x)`` (the relation's cut), with no
+    cancellation."""
     s = x + ctx.sqrt(x * x + 4)
     return 4 / (s * s)
 
@@ -265,7 +272,7 @@ def cks_gaussian_ratio(ctx: Any, rho: Any, u: Any) -> Any:
                     "CKS20:Cor13-delta(rho, eps) wherever that order has rho t^2 >= 1/2",
           uses=("BW18:Thm8-rho", "CKS20:Cor13", "CKS20:Cor13-delta"),
           source="Balle, Wang 2018, Theorem 8; Canonne, Kamath, Steinke 2020, Proposition 12 "
-                 "/ Corollary 13; Birnbaum 1942 (the Mills ratio bound)",
+                 "/ Corollary 13; " + _MILLS_SOURCES,
           domain={"rho": ("1e-12", "10000"), "u": ("1/2", "10000")}, log_scale=("rho", "u"),
           cuts="the bound: with mu = sqrt(2 rho), a = eps/mu - mu/2, b = a + mu, e^eps phi(b) "
                "= phi(a), so delta_N = phi(a) (R(a) - R(b)) = phi(a) * integral of g over [a, "
@@ -292,7 +299,7 @@ def gaussian_below_cks(ctx: Any, rho: Any, u: Any) -> Any:
                     "below delta = e^-L; the margin 1 - B is below 1 - e^L delta_N(eps) for the "
                     "bound B of BW18:Thm8-rho<=CKS20:Cor13, which here is sum_i h_i f(x_i)^2 / "
                     "sqrt(2 pi) from x_0 = sqrt(2L)",
-          uses=_BS_GAUSS, source=_BS_GAUSS_SOURCE + "; Birnbaum 1942",
+          uses=_BS_GAUSS, source=_BS_GAUSS_SOURCE + "; " + _MILLS_SOURCES,
           domain={"rho": ("1e-12", "10000"), "L": ("1e-12", "10000")}, log_scale=("rho", "L"),
           cuts="at eps = rho + 2 sqrt(rho L), a = eps/mu - mu/2 = sqrt(2L) >= 0 and L - a^2/2 "
                "= 0 by hand (mu = sqrt(2 rho)), so the bound of BW18:Thm8-rho<=CKS20:Cor13 "
