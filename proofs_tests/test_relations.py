@@ -28,7 +28,7 @@ SLOW = {"LEC11:AdvComp<=RRUV16:Thm2.10", "RSWR23:Thm6-constant/printed>corrected
         "BW18:Thm8-rho<=RSWR23:Lem2.3", "WRWR22:Thm3.6-mixture/decreasing-t",
         "KOV15:Thm3.3<=RRUV16:Thm2.10", "KOV15:Thm3.3<=LEC11:AdvComp",
         "KOV15:Thm3.3-delta/nonincreasing-eps_g", "RRUV16:Thm6.5-(12)/stated>proof-display",
-        "BW18:Thm8-rho<=CKS20:Cor13"}
+        "BW18:Thm8-rho<=CKS20:Cor13", "MV16:Thm1.5<=KOV15:Thm3.5"}
 
 
 def test_relations_are_well_formed() -> None:

@@ -21,7 +21,9 @@ P = {"eps": mpf("0.7"), "k": mpf(9), "delta": mpf("1e-3"), "rho": mpf("0.4"), "B
      "beta": mpf("0.5"), "t": mpf("1.5"), "a": mpf("0.3"), "b": mpf("0.2"),
      "sensitivity": mpf("0.9"), "n": mpf(1000), "S": mpf("0.4"), "x": mpf("0.1"),
      "alpha": mpf(3), "U2": mpf(2), "eps_n": mpf("0.05"), "s": mpf("0.5"),
-     "L": mpf(5), "V": mpf(400), "gamma": mpf(1), "eps_g": mpf("1.5"), "u": mpf(2)}
+     "L": mpf(5), "V": mpf(400), "gamma": mpf(1), "eps_g": mpf("1.5"), "u": mpf(2),
+     # the heterogeneous relation's: where its exact delta is not 0 (delta~ > 1/e)
+     "eps_1": mpf("0.2"), "eps_2": mpf("0.25"), "delta_tilde": mpf("0.49")}
 
 
 def _expected() -> dict[str, Callable[[], Any]]:
@@ -89,6 +91,18 @@ def _expected() -> dict[str, Callable[[], Any]]:
         pk = exp(EK) / (1 + exp(EK))
         return sum(binomial(kk, j) * pk ** (kk - j) * (1 - pk) ** j
                    * max(mpf(0), 1 - exp(eg - (kk - 2 * j) * EK)) for j in range(kk + 1))
+
+    E1, E2M, DT = P["eps_1"], P["eps_2"], P["delta_tilde"]
+
+    def mv16(eg: Any) -> Any:                           # MV16 Thm 1.5 at two epsilons
+        return sum(max(mpf(0), exp(E1 * in1 + E2M * in2)
+                       - exp(eg) * exp(E1 * (1 - in1) + E2M * (1 - in2)))
+                   for in1 in (0, 1) for in2 in (0, 1)) / ((1 + exp(E1)) * (1 + exp(E2M)))
+
+    D2 = E1 * tanh(E1 / 2) + E2M * tanh(E2M / 2)          # KOV15 Thm 3.5's D and S
+    S2 = E1**2 + E2M**2
+    kov_second = D2 + sqrt(2 * S2 * log(exp(1) + sqrt(S2) / DT))
+    kov_third = D2 + sqrt(2 * S2 * log(1 / DT))
 
     LK = log(1 / DK)
     drv_k = kk * EK * (exp(EK) - 1) + EK * sqrt(2 * kk * LK)
@@ -167,6 +181,9 @@ def _expected() -> dict[str, Callable[[], Any]]:
             binomial(kk, j) * pp ** (kk - j) * qq**j * exp(P["eps_g"] - (kk - 2 * j) * ep)
             for j in range(4)),
         "KOV15:Thm3.3<=LEC11:AdvComp": lambda: 1 - kov(tanh_k) / DK,
+        # at this point the third form is below eps_1 + eps_2: one term, the top loss's
+        "MV16:Thm1.5<=KOV15:Thm3.5": lambda: min(1 - mv16(kov_second) / DT,
+                                                1 - mv16(kov_third) / DT),
         "BW18:Thm8-rho/decreasing-eps": lambda: -diff(lambda e: bw18(rho, e), ep),
         "BW18:Thm8-rho/increasing-rho": lambda: diff(lambda r: bw18(r, ep), rho),
         "RRUV16:Thm6.5-(12)/stated>proof-display": lambda: sqrt(2 * A12b * Lam)

@@ -17,7 +17,7 @@ this module the forms the libraries use.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import mpmath  # noqa: F401  (used by the doctests)
@@ -86,13 +86,19 @@ def kov_heterogeneous(ctx: Ctx, eps: list[MPF], delta_tilde: MPF, delta: list[MP
     0.100325876 1.0e-6
     """
     total = ctx.fsum(eps)
-    drift = ctx.fsum(e * _tanh_half(ctx, e) for e in eps)
-    spread = ctx.fsum(e * e for e in eps)
-    second = drift + ctx.sqrt(2 * spread * log(ctx, ctx.e + ctx.sqrt(spread) / delta_tilde))
-    third = drift + ctx.sqrt(2 * spread * -log(ctx, delta_tilde))
+    second, third = kov_forms(ctx, eps, delta_tilde)
     keep = ctx.fsum(log1p(ctx, -d) for d in delta) if delta else ctx.zero
     delta_g = 1 - (1 - delta_tilde) * exp(ctx, keep)
     return DPGuarantee(ctx_min(ctx, total, ctx_min(ctx, second, third)), delta_g)
+
+
+def kov_forms(ctx: Ctx, eps: Sequence[MPF], delta_tilde: MPF) -> tuple[MPF, MPF]:
+    """The second and third terms of Theorem 3.5's minimum, ``D + sqrt(2 S ln(e +
+    sqrt(S)/delta~))`` and ``D + sqrt(2 S ln(1/delta~))`` (the relations trace them)."""
+    drift = ctx.fsum(e * _tanh_half(ctx, e) for e in eps)
+    spread = ctx.fsum(e * e for e in eps)
+    second = drift + ctx.sqrt(2 * spread * log(ctx, ctx.e + ctx.sqrt(spread) / delta_tilde))
+    return second, drift + ctx.sqrt(2 * spread * -log(ctx, delta_tilde))
 
 
 def _lattice_delta(ctx: Ctx, eps: MPF, k: int, i: int, delta: MPF, keep: MPF) -> MPF:

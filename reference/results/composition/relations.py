@@ -9,11 +9,14 @@ its range; against the exact composition (a sum over ``k``) it is an integer of 
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from reference.core.numeric import exp, expm1, log1p, pos_part
 from reference.core.relations import partial, relation
+from reference.results.composition.kov15_heterogeneous import kov_forms
 from reference.results.composition.lec11 import advanced_composition_tanh
 from reference.results.composition.rruv16 import advanced_composition
 
@@ -133,9 +136,16 @@ _EXACT_CUT = ("eps < 1e-6: every term of the exact delta is at most its weight t
               "(e^eps - 1) >= k eps in the Dwork-Rothblum-Vadhan form; in the tanh form it is "
               "k eps tanh(eps/2) > (1 - 10^-4) k eps, and eps sqrt(2k log 2) > 10^-4 k eps for "
               "k <= 10).  delta < 1e-15: sqrt(2k log(1/delta)) "
-              "> k for k <= 10, the same.  Not proved here: k > 10 (the cost grows with k) and "
-              "delta > 1/2; both are what the theorems state (the bound is valid, KOV15's "
-              "delta the least).")
+              "> k for k <= 10, the same.  k > 10, by hand (the argument of "
+              "Dwork-Rothblum-Vadhan's proof; the boxes grow with k): with L = L_1 + ... + "
+              "L_k the privacy loss of k-fold randomized response, L_i = +-eps independent "
+              "with mean eps tanh(eps/2), the exact delta is E[1 - e^(eps_g - L)]_+ <= "
+              "P[L > eps_g], strictly when that is positive (the integrand is below 1), and "
+              "Hoeffding's inequality (Hoeffding 1963, Theorem 2; range 2 eps per term) gives "
+              "P[L - k eps tanh(eps/2) >= t] <= e^(-t^2/(2k eps^2)) = delta at t = eps sqrt(2k "
+              "log(1/delta)), the tanh form's eps_g; the Dwork-Rothblum-Vadhan eps_g is larger "
+              "(LEC11:AdvComp<=RRUV16:Thm2.10) and the exact delta non-increasing in eps_g "
+              "(each term is).  Not proved: delta > 1/2.")
 
 
 @relation("KOV15:Thm3.3<=RRUV16:Thm2.10", kind="ordering",
@@ -176,3 +186,45 @@ def optimal_below_tanh(ctx: Any, eps: Any, k: int, delta_prime: Any) -> Any:
                "value d0, so it inherits the monotonicity.")
 def optimal_nonincreasing(ctx: Any, eps: Any, k: int, eps_g: Any) -> Any:
     return -partial(ctx, pure_delta_formula, "eps_g", eps=eps, k=k, eps_g=eps_g)
+
+
+def subset_delta_formula(ctx: Any, eps: Sequence[Any], eps_g: Any) -> Any:
+    """Murtagh–Vadhan (2016) Theorem 1.5 at ``delta_i = 0`` as written, subset by subset:
+    ``sum_S [e^(sum_S eps_i) - e^eps_g e^(sum_(not S) eps_i)]_+ / prod (1 + e^eps_i)``, each
+    term as ``w_S [1 - e^(eps_g - L_S)]_+`` with the loss ``L_S = sum_S eps_i - sum_(not S)
+    eps_i`` and ``w_S = prod_(i in S) 1/(1 + e^-eps_i) prod_(i not in S) 1/(1 + e^eps_i)``
+    (``MV16:Thm1.5-delta`` sums the same terms grouped by distinct epsilons)."""
+    total = ctx.zero
+    for signs in itertools.product((1, -1), repeat=len(eps)):
+        loss = ctx.fsum(s * e for s, e in zip(signs, eps, strict=True))
+        weight = exp(ctx, -ctx.fsum(log1p(ctx, exp(ctx, -s * e))
+                                    for s, e in zip(signs, eps, strict=True)))
+        total = total + weight * pos_part(ctx, -expm1(ctx, eps_g - loss))
+    return total
+
+
+@relation("MV16:Thm1.5<=KOV15:Thm3.5", kind="ordering",
+          statement="the exact heterogeneous composition (Murtagh-Vadhan) is below "
+                    "Kairouz-Oh-Viswanath's three-way bound: for two pure-DP mechanisms "
+                    "eps_1, eps_2, at Theorem 3.5's eps~ the exact delta is below delta~ (k = 2)",
+          uses=("MV16:Thm1.5-delta", "KOV15:Thm3.5"),
+          source="MV16 Theorem 1.5 and KOV15 Theorem 3.5 (ICML 2015)",
+          domain={"eps_1": (0, 10), "eps_2": (0, 10), "delta_tilde": ("1e-15", "1/2")},
+          log_scale=("delta_tilde",),
+          cuts="The margin is the smaller of 1 - delta(eps_g)/delta~ at Theorem 3.5's second "
+               "and third forms (written a - [a - b]_+): eps~ is the least of sum eps_i and "
+               "the two forms, the exact delta is non-increasing in eps_g (each term [1 - "
+               "e^(eps_g - L)]_+ is) and 0 at eps_g = sum eps_i, the largest loss, so at eps~ "
+               "it is the larger of the two.  delta~ < 1e-15 (indeed every delta~ <= 1/e): "
+               "(eps_1 + eps_2)^2 <= 2S and both logarithms are >= 1, so both forms are >= D + "
+               "eps_1 + eps_2, above every loss: the exact delta is 0.  An eps_i > 10: both "
+               "forms are >= D + sqrt(2 S ln 2) >= D + 11.7, and sum eps_i - D = sum 2 eps_i/"
+               "(e^eps_i + 1) <= 2 * 0.557: the exact delta is 0.  k >= 3: not proved by boxes "
+               "(three epsilons were undecided after 400 s); at the third form the argument "
+               "of KOV15:Thm3.3<=LEC11:AdvComp's cut holds for every k (Hoeffding's range 2 "
+               "eps_i per term: P[L - D >= t] <= e^(-t^2/(2S)) = delta~ at t = sqrt(2 S "
+               "ln(1/delta~))); the second form rests on KOV15's proof.")
+def exact_below_kov_three_way(ctx: Any, eps_1: Any, eps_2: Any, delta_tilde: Any) -> Any:
+    second, third = (1 - subset_delta_formula(ctx, (eps_1, eps_2), form) / delta_tilde
+                     for form in kov_forms(ctx, (eps_1, eps_2), delta_tilde))
+    return second - pos_part(ctx, second - third)
