@@ -92,6 +92,7 @@ def _expected() -> dict[str, Callable[[], Any]]:
         return sum(binomial(kk, j) * pk ** (kk - j) * (1 - pk) ** j
                    * max(mpf(0), 1 - exp(eg - (kk - 2 * j) * EK)) for j in range(kk + 1))
 
+    t28 = log(3 * exp(2 * ep) / (2 * exp(ep) + 1))        # CL23 Lemma 2.8's t(eps)
     E1, E2M, DT = P["eps_1"], P["eps_2"], P["delta_tilde"]
 
     def mv16(eg: Any) -> Any:                           # MV16 Thm 1.5 at two epsilons
@@ -112,6 +113,10 @@ def _expected() -> dict[str, Callable[[], Any]]:
     return {
         "CL23:Lem2.3/decreasing-eps": lambda: exp(ep) / (exp(ep) + 1) ** 2,
         "CL23:Lem2.3/at-most-half": lambda: mpf(1) / 2 - 1 / (exp(ep) + 1),
+        "CL23:Lem2.8<=4eps/3": lambda: 4 * ep / 3 - t28,
+        "CL23:LemE.1<CL23:Lem2.8": lambda: t28 - max(ep, log(3 * (2 * exp(ep) - 1)
+                                                             / (2 * exp(ep) + 1))),
+        "CL23:ThmB.4-tail/raw<=simplified": lambda: al - log(1 + al) - al**2 / (2 * (1 + al)),
         "LEC11:AdvComp/increasing-eps": lambda: sqrt(2 * k * L) + k * tanh(ep / 2)
         + k * ep / (2 * cosh(ep / 2) ** 2),
         "LEC11:AdvComp/increasing-k": lambda: ep * sqrt(2 * L) / (2 * sqrt(k)) + ep * tanh(ep / 2),

@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from reference import DomainError
 from reference.core.params import (
@@ -83,6 +85,27 @@ def test_real_domains_at_their_boundaries() -> None:
     upper_open = Param("x", "real", hi=Fraction(1), hi_open=True)
     assert ok(upper_open, 1 - TINY) == 1 - TINY
     refused(upper_open, 1)
+
+
+fractions = st.fractions(-5, 5, max_denominator=7)
+
+
+@given(lo=st.none() | fractions, hi=st.none() | fractions, lo_open=st.booleans(),
+       hi_open=st.booleans(), x=fractions)
+@example(lo=Fraction(-2, 3), hi=Fraction(5, 7), lo_open=True, hi_open=False, x=Fraction(-2, 3))
+@example(lo=Fraction(-2, 3), hi=Fraction(5, 7), lo_open=False, hi_open=True, x=Fraction(5, 7))
+def test_any_rational_ends_decide_as_fraction_comparisons(
+        lo: Fraction | None, hi: Fraction | None, lo_open: bool, hi_open: bool,
+        x: Fraction) -> None:
+    """Ends with any sign and denominator (the check compares in integers): inside exactly
+    when ``Fraction``'s own comparisons say so, at each end open or closed."""
+    p = Param("x", "real", lo=lo, lo_open=lo_open, hi=hi, hi_open=hi_open)
+    inside = (lo is None or x > lo or (x == lo and not lo_open)) and \
+        (hi is None or x < hi or (x == hi and not hi_open))
+    if inside:
+        assert ok(p, x) == x
+    else:
+        refused(p, x)
 
 
 def test_conditions_read_as_the_domain() -> None:

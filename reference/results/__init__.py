@@ -79,7 +79,7 @@ def get(rid: str) -> Result[Any]:
 #: The modules that define relations between results (``reference.core.relations``).
 RELATION_MODULES: tuple[str, ...] = tuple(f"reference.results.{m}.relations" for m in (
     "conversions", "composition", "privacy_loss", "concentration", "odometers",
-    "noise_reduction"))
+    "noise_reduction", "tct"))
 
 
 @lru_cache(maxsize=1)

@@ -82,8 +82,14 @@ def run_twice(P: Sequence[Fraction]) -> tuple[tuple[Fraction, ...], list[int]]:
 
 def wrapper_test_t(ctx: Ctx, eps: MPF) -> MPF:
     """``max(eps, ln(3(2e^eps - 1)/(2e^eps + 1)))`` (shared by E.1 and E.2)."""
+    return ctx_max(ctx, eps, wrapper_test_branch(ctx, eps))
+
+
+def wrapper_test_branch(ctx: Ctx, eps: MPF) -> MPF:
+    """``ln(3(2e^eps - 1)/(2e^eps + 1))``, the second term of :func:`wrapper_test_t`'s
+    maximum (the relations trace it)."""
     grow = expm1(ctx, eps)  # 3(2w - 1)/(2w + 1) = 1 + 4(w - 1)/(2w + 1)
-    return ctx_max(ctx, eps, log1p(ctx, 4 * grow / (2 * grow + 3)))
+    return log1p(ctx, 4 * grow / (2 * grow + 3))
 
 
 def general_wrapper_t(ctx: Ctx, eps: MPF) -> MPF:
