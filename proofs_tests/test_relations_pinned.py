@@ -93,6 +93,11 @@ def _expected() -> dict[str, Callable[[], Any]]:
                    * max(mpf(0), 1 - exp(eg - (kk - 2 * j) * EK)) for j in range(kk + 1))
 
     t28 = log(3 * exp(2 * ep) / (2 * exp(ep) + 1))        # CL23 Lemma 2.8's t(eps)
+
+    def q_ratio(e: Any, t: Any) -> Any:                 # CL23's exact q over conservative q
+        exact = (exp(t) - 1) / (2 * exp(t + e) - exp(t) + exp(e) - 2)
+        return exact / ((exp(t) - 1) / (2 * (exp(e + t) - 1)))
+
     E1, E2M, DT = P["eps_1"], P["eps_2"], P["delta_tilde"]
 
     def mv16(eg: Any) -> Any:                           # MV16 Thm 1.5 at two epsilons
@@ -117,6 +122,9 @@ def _expected() -> dict[str, Callable[[], Any]]:
         "CL23:LemE.1<CL23:Lem2.8": lambda: t28 - max(ep, log(3 * (2 * exp(ep) - 1)
                                                              / (2 * exp(ep) + 1))),
         "CL23:ThmB.4-tail/raw<=simplified": lambda: al - log(1 + al) - al**2 / (2 * (1 + al)),
+        "CL23:Lem2.9-conservative<CL23:Lem2.9-exact": lambda: q_ratio(ep, t28) - 1,
+        "CL23:LemE.2-conservative<CL23:LemE.2-exact": lambda: q_ratio(
+            E12, log(3 * (2 * exp(E12) - 1) / (2 * exp(E12) + 1))) - 1,
         "LEC11:AdvComp/increasing-eps": lambda: sqrt(2 * k * L) + k * tanh(ep / 2)
         + k * ep / (2 * cosh(ep / 2) ** 2),
         "LEC11:AdvComp/increasing-k": lambda: ep * sqrt(2 * L) / (2 * sqrt(k)) + ep * tanh(ep / 2),
@@ -208,6 +216,8 @@ E2, EN = mpf("1.3"), mpf("0.099")
 #: The eps and delta of the exact-composition relations: where the exact delta has terms
 #: (j = 0, 1 at k = 9), and is not 0 as it is at the other relations' point.
 EK, DK = mpf("0.05"), mpf("0.3")
+#: The eps of the wrapped-test relation, whose box stops below ln(3/2) = 0.405.
+E12 = mpf("0.3")
 
 
 @pytest.mark.parametrize("rid", sorted(relations()))
@@ -220,6 +230,8 @@ def test_margin_is_the_stated_quantity(rid: str) -> None:
                 for n in rel.names}
         if "above-W(2)" in rid:
             args["eps"] = E2
+        if rid.startswith("CL23:LemE.2"):
+            args["eps"] = E12
         if "above-ln(1.1)" in rid:
             args["eps_n"] = EN
         if rid.startswith("KOV15:Thm3.3<="):

@@ -16,7 +16,14 @@ from mpmath import iv, mp
 from reference.core.numeric import Interval, endpoints, exact, working
 from reference.results import relations
 from reference.results.tct.charging import raw_tail, simplified_tail
-from reference.results.tct.wrappers import wrapped_privacy, wrapped_test_privacy
+from reference.results.tct.wrappers import (
+    wrapped_privacy,
+    wrapped_target,
+    wrapped_target_exact,
+    wrapped_test_privacy,
+    wrapped_test_target,
+    wrapped_test_target_exact,
+)
 
 RELS = relations()
 #: ln(3/2), where Lemma E.1's maximum switches from its second term to eps.
@@ -51,6 +58,32 @@ def test_the_margins_are_differences_of_the_results(eps: Fraction) -> None:
         assert gap > 0 and four_thirds > 0
         if e > SWITCH:     # E.1 is eps there: the margin is t - eps = ln(3w/(2w + 1))
             assert abs(gap - mp.log(3 * mp.exp(e) / (2 * mp.exp(e) + 1))) <= slack
+
+
+def _ratio_range(num: Interval, den: Interval) -> tuple[Any, Any]:
+    return num.lo / den.hi - 1, num.hi / den.lo - 1
+
+
+@given(eps=st.fractions(Fraction(1, 10**6), 8, max_denominator=10**6))
+@example(eps=Fraction(2, 5))
+@example(eps=Fraction(41, 100))         # past ln(3/2): the tests' two forms are equal
+def test_the_q_margins_are_ratios_of_the_results(eps: Fraction) -> None:
+    """``exact/conservative - 1`` of the registered boundary targets: Lemma 2.9 (every eps)
+    and Lemma E.2 (below ln(3/2); equal to 0 above it, where t_test = eps)."""
+    with mp.workdps(40):
+        e = _mpf(eps)
+        slack = mp.mpf(10) ** -35
+        lo, hi = _ratio_range(wrapped_target_exact.certified(eps=str(eps)).q,
+                              wrapped_target.certified(eps=str(eps)).q)
+        got = RELS["CL23:Lem2.9-conservative<CL23:Lem2.9-exact"].margin(mp, e)
+        assert lo - slack <= got <= hi + slack and got > 0
+        lo, hi = _ratio_range(wrapped_test_target_exact.certified(eps=str(eps)).q,
+                              wrapped_test_target.certified(eps=str(eps)).q)
+        if e < SWITCH:
+            got = RELS["CL23:LemE.2-conservative<CL23:LemE.2-exact"].margin(mp, e)
+            assert lo - slack <= got <= hi + slack and got > 0
+        else:
+            assert lo - slack <= 0 <= hi + slack
 
 
 @given(alpha=st.fractions(Fraction(1, 10**3), 10**3, max_denominator=10**4),

@@ -1,6 +1,7 @@
 """Relations of the target-charging results (CL23, reconstructed), proved on whole domains
 (see :mod:`reference.core.relations`): the wrapper's privacy against ``4 eps/3`` and
-against its value for tests, and the paper's simplified Chernoff tail against the raw one."""
+against its value for tests, the paper's simplified Chernoff tail against the raw one, and
+the boundary target's conservative q against the exact (LP) one."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from typing import Any
 
 from reference.core.numeric import log1p, pos_part
 from reference.core.relations import relation
-from reference.results.tct.wrappers import general_wrapper_t, wrapper_test_branch
+from reference.results.tct.wrappers import (
+    conservative_q,
+    exact_q,
+    general_wrapper_t,
+    wrapper_test_branch,
+)
 
 
 @relation("CL23:Lem2.8<=4eps/3", kind="ordering",
@@ -59,3 +65,39 @@ def test_below_general(ctx: Any, eps: Any) -> Any:
                "inputs, which the prover's tracer refuses.")
 def raw_below_simplified(ctx: Any, alpha: Any) -> Any:
     return alpha - log1p(ctx, alpha) - alpha * alpha / (2 * (1 + alpha))
+
+
+@relation("CL23:Lem2.9-conservative<CL23:Lem2.9-exact", kind="ordering",
+          statement="the boundary target's conservative q = (e^t - 1)/(2(e^(eps + t) - 1)) of a "
+                    "wrapped algorithm (t = t(eps) of Lemma 2.8) is strictly below the LP form "
+                    "(e^t - 1)/(2 e^(t + eps) - e^t + e^eps - 2): valid, not tight",
+          uses=("CL23:Lem2.9-conservative", "CL23:Lem2.9-exact"),
+          source="CL23 Lemma 2.9 (reconstructed); erratum CL23:Q2-Lem2.9",
+          domain={"eps": ("1e-12", "8")}, log_scale=("eps",),
+          cuts="The margin is exact/conservative - 1.  By hand for every eps > 0: the two "
+               "denominators differ by e^t - e^eps > 0 (t > eps, CL23:LemE.1<CL23:Lem2.8's "
+               "first term), so the ratio is (e^t - e^eps)/(2 e^(t + eps) - e^t + e^eps - 2) "
+               "> 0; it tends to 1/13 as eps -> 0 (q -> 2/7 and 4/13) and is about e^-eps/6 "
+               "for large eps: beyond 8 the boxes would have to shrink fast, since the "
+               "factor e^t - 1 the two forms share is enclosed in each separately.")
+def conservative_below_exact(ctx: Any, eps: Any) -> Any:
+    t = general_wrapper_t(ctx, eps)
+    return exact_q(ctx, eps, t) / conservative_q(ctx, eps, t) - 1
+
+
+@relation("CL23:LemE.2-conservative<CL23:LemE.2-exact", kind="ordering",
+          statement="for a wrapped test, the conservative q of the boundary target is strictly "
+                    "below the exact (LP) q while e^eps < 3/2, where Lemma E.1's t exceeds eps "
+                    "(the two are equal from e^eps = 3/2 on, where t = eps)",
+          uses=("CL23:LemE.2-conservative", "CL23:LemE.2-exact"),
+          source="CL23 Lemma E.2 (reconstructed); erratum CL23:Q2-Lem2.9",
+          domain={"eps": ("1e-12", "2/5")}, log_scale=("eps",),
+          cuts="The margin is exact/conservative - 1 at t = ln(3(2e^eps - 1)/(2e^eps + 1)), "
+               "the larger term of Lemma E.1's maximum below ln(3/2).  By hand: the ratio is "
+               "(e^t - e^eps)/(2 e^(t + eps) - e^t + e^eps - 2), positive iff t > eps, i.e. "
+               "iff 3(2w - 1)/(2w + 1) > w for w = e^eps, i.e. (2w - 3)(w - 1) < 0: for 1 < "
+               "w < 3/2 (the box stops at 2/5 < ln(3/2) = 0.405465, where the margin "
+               "vanishes).  eps < 1e-12: the ratio tends to 14/13 - 1 = 1/13.")
+def test_conservative_below_exact(ctx: Any, eps: Any) -> Any:
+    t = wrapper_test_branch(ctx, eps)
+    return exact_q(ctx, eps, t) / conservative_q(ctx, eps, t) - 1
