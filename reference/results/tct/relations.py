@@ -42,7 +42,7 @@ def wrapper_below_four_thirds(ctx: Any, eps: Any) -> Any:
                "0 for w = e^eps > 1, and t - ln(3(2w - 1)/(2w + 1)) = ln(w^2/(2w - 1)) > 0 as "
                "w^2 - 2w + 1 = (w - 1)^2 > 0; the boxes stop at 1e-12 (the second difference "
                "is about eps^2) and at 1000 (both are constants plus O(e^-eps)).")
-def test_below_general(ctx: Any, eps: Any) -> Any:
+def wrapped_test_below_general(ctx: Any, eps: Any) -> Any:
     t = general_wrapper_t(ctx, eps)
     first, second = t - eps, t - wrapper_test_branch(ctx, eps)
     return first - pos_part(ctx, first - second)
@@ -81,7 +81,11 @@ def raw_below_simplified(ctx: Any, alpha: Any) -> Any:
                "for large eps: beyond 8 the boxes would have to shrink fast, since the "
                "factor e^t - 1 the two forms share is enclosed in each separately.")
 def conservative_below_exact(ctx: Any, eps: Any) -> Any:
-    t = general_wrapper_t(ctx, eps)
+    return _q_gain(ctx, eps, general_wrapper_t(ctx, eps))
+
+
+def _q_gain(ctx: Any, eps: Any, t: Any) -> Any:
+    """``exact/conservative - 1``, the two q forms of the boundary target at ``t``."""
     return exact_q(ctx, eps, t) / conservative_q(ctx, eps, t) - 1
 
 
@@ -98,6 +102,5 @@ def conservative_below_exact(ctx: Any, eps: Any) -> Any:
                "iff 3(2w - 1)/(2w + 1) > w for w = e^eps, i.e. (2w - 3)(w - 1) < 0: for 1 < "
                "w < 3/2 (the box stops at 2/5 < ln(3/2) = 0.405465, where the margin "
                "vanishes).  eps < 1e-12: the ratio tends to 14/13 - 1 = 1/13.")
-def test_conservative_below_exact(ctx: Any, eps: Any) -> Any:
-    t = wrapper_test_branch(ctx, eps)
-    return exact_q(ctx, eps, t) / conservative_q(ctx, eps, t) - 1
+def wrapped_test_q_below_exact(ctx: Any, eps: Any) -> Any:
+    return _q_gain(ctx, eps, wrapper_test_branch(ctx, eps))
