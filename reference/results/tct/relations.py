@@ -41,7 +41,8 @@ def wrapper_below_four_thirds(ctx: Any, eps: Any) -> Any:
                "written a - [a - b]_+.  By hand for every eps > 0: t - eps = ln(3w/(2w + 1)) > "
                "0 for w = e^eps > 1, and t - ln(3(2w - 1)/(2w + 1)) = ln(w^2/(2w - 1)) > 0 as "
                "w^2 - 2w + 1 = (w - 1)^2 > 0; the boxes stop at 1e-12 (the second difference "
-               "is about eps^2) and at 1000 (both are constants plus O(e^-eps)).")
+               "is about eps^2) and at 1000 (t - eps tends to ln(3/2), the other grows like "
+               "eps - ln 2).")
 def wrapped_test_below_general(ctx: Any, eps: Any) -> Any:
     t = general_wrapper_t(ctx, eps)
     first, second = t - eps, t - wrapper_test_branch(ctx, eps)
