@@ -265,3 +265,23 @@ def test_a_ball_past_arbs_exponents_leaves_the_enclosure_to_iv() -> None:
     assert _within(pair(u=10**19).value, near.value)
     with mp.workprec(200):
         assert near.value.hi - near.value.lo <= near.value.hi * mp.mpf(2) ** -150
+
+
+def test_an_unbounded_ball_inside_a_nested_output_leaves_it_to_iv() -> None:
+    """``LEC11:LRR`` returns a pair of tuples; at ``eps = 10^3000`` the balls of the two
+    ``e^-eps``-sized masses leave Arb's exponents (``[-inf, inf]``; at ``10^2000`` they are
+    still finite), and one such part sends the whole output to ``iv`` (it came back with
+    two infinite parts before): every part finite, the tiny masses positive and equal, each
+    part containing the plain value (which falls back to ``mp`` the same way), and the
+    other parts as narrow as ever.  (``e^-(10^3000)`` itself is known only roughly: the
+    near-end bits stop at 3400, far below the 10^4 bits of ``eps``.)"""
+    from reference.results import get
+    lrr = get("LEC11:LRR")
+    enc, plain = lrr.certified(eps="1e3000", delta="0.01"), lrr(eps="1e3000", delta="0.01")
+    parts = [*enc.P, *enc.Q]
+    assert all(mp.isfinite(e.lo) and mp.isfinite(e.hi) for e in parts)
+    assert all(_within(x, e) for x, e in zip([*plain.P, *plain.Q], parts, strict=True))
+    tiny = enc.P[1]
+    assert 0 < tiny.lo <= tiny.hi and enc.Q[0] == tiny
+    with mp.workprec(200):
+        assert all(e.hi - e.lo <= e.hi * mp.mpf(2) ** -150 for e in parts if e != tiny)

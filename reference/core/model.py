@@ -99,6 +99,16 @@ def check_finite(out: object, rid: str) -> None:
         raise RuntimeError(f"internal error: {rid} produced NaN")
 
 
+def _unbounded(enc: Any) -> bool:
+    """Whether an enclosure, or any inside a (nested, named) tuple of them, has an infinite
+    end (a ball past Arb's exponents: an enclosure that says nothing)."""
+    if isinstance(enc, Interval):
+        return bool(mpmath.isinf(enc.width))
+    if isinstance(enc, tuple | list):
+        return any(_unbounded(e) for e in enc)
+    return False
+
+
 def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
     """Apply ``fn`` to every mpmath number inside a (named) tuple structure."""
     if isinstance(out, tuple) and hasattr(out, "_fields"):
@@ -236,8 +246,7 @@ class Result(Generic[R]):
                 loose: list[Any] = []
                 if ctx is iv:   # a ball past Arb's exponents is [-inf, inf]: iv decides
                     enc = map_numbers(endpoints, out)
-                    parts = enc if isinstance(enc, tuple | list) else (enc,)
-                    if not any(isinstance(e, Interval) and mpmath.isinf(e.width) for e in parts):
+                    if not _unbounded(enc):
                         return enc
                 else:
                     with working(mp):
