@@ -35,6 +35,18 @@ def pair(ctx: Any, u: Any) -> Any:
     return Pair(v, 2 * v)
 
 
+Nested = namedtuple("Nested", "parts label count")
+
+
+@result("T:Balls-nested", title="(v, 2 v), v = 1/(1 + e^u), with a label and a count",
+        kind="bound", statement="((v, 2 v), 'x', 3)", params=[nonneg("u", "1")], balls=True)
+def nested(ctx: Any, u: Any) -> Any:
+    """Two numbers inside a tuple inside a named tuple, beside a string and an int."""
+    SEEN.append(ctx)
+    v = 1 / (1 + exp(ctx, u))
+    return Nested((v, 2 * v), "x", 3)
+
+
 @result("T:Balls-decay", title="e^-u", kind="bound", statement="e^-u",
         params=[nonneg("u", "1")], balls=True)
 def decay(ctx: Any, u: Any) -> Any:
@@ -285,3 +297,23 @@ def test_an_unbounded_ball_inside_a_nested_output_leaves_it_to_iv() -> None:
     assert 0 < tiny.lo <= tiny.hi and enc.Q[0] == tiny
     with mp.workprec(200):
         assert all(e.hi - e.lo <= e.hi * mp.mpf(2) ** -150 for e in parts if e != tiny)
+
+
+def test_a_nested_output_stays_on_balls_unless_a_part_is_unbounded() -> None:
+    """Strings and ints beside the numbers are not enclosures: a finite nested output is
+    the balls' (one evaluation); ``1/(1 + e^(10^3000))`` is past Arb's exponents in both parts,
+    so ``iv`` evaluates the whole output: finite, positive, the second part overlapping
+    twice the first."""
+    SEEN.clear()
+    near = nested.certified(u=1)
+    assert SEEN == [FAST] and near.label == "x" and near.count == 3
+    with mp.workprec(400):
+        e1 = 1 / (1 + mp.e)
+        assert near.parts[0].lo <= e1 <= near.parts[0].hi
+        assert near.parts[0].hi - near.parts[0].lo <= e1 * mp.mpf(2) ** -150
+    SEEN.clear()
+    far = nested.certified(u=10**3000)
+    assert SEEN[-1] is iv and len(SEEN) == 2
+    first, second = far.parts
+    assert 0 < first.lo <= first.hi and mp.isfinite(second.hi)
+    assert second.lo <= mp.ldexp(first.hi, 1) and mp.ldexp(first.lo, 1) <= second.hi
