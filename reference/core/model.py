@@ -10,9 +10,8 @@
 Variations are hooks on the one class, not subclasses:
 
 * ``prepare(values, where)`` returns exact values merged over the bound inputs before the
-  formula runs: exact decisions (a filter's ``halt``, an odometer's ``branch``, decided
-  once on the exact inputs so the point value and the enclosure carry the same decision)
-  or a regrouping of the inputs;
+  formula runs: exact decisions (a filter's ``halt``, an odometer's ``branch``, decided once
+  on the exact inputs: the point value and the enclosure share them) or a regrouping;
 * ``exact_inputs=True`` hands the formula the exact ``Fraction`` inputs instead of context
   numbers (the exact linear programs of the target-charging family);
 * ``inverse=Inverse(...)`` (built by ``@inverse(...)``) makes the result a certified
@@ -79,8 +78,7 @@ def _fast() -> Ctx:
 
 
 def _pin(x: Any, bits: int, loose: list[Any]) -> Any:
-    """A ball's plain value (:func:`reference.core.fastballs.point`); a loose ball goes to
-    ``loose``."""
+    """A ball's plain value (:func:`.fastballs.point`); a loose ball goes to ``loose``."""
     value = _fast().point(x, bits)
     if value is None:
         loose.append(x)
@@ -100,13 +98,10 @@ def check_finite(out: object, rid: str) -> None:
 
 
 def _unbounded(enc: Any) -> bool:
-    """Whether an enclosure, or any inside a (nested, named) tuple of them, has an infinite
-    end (a ball past Arb's exponents: an enclosure that says nothing)."""
-    if isinstance(enc, Interval):
-        return bool(mpmath.isinf(enc.width))
+    """An infinite end in an enclosure, or in any inside a (nested) tuple (past Arb's range)."""
     if isinstance(enc, tuple | list):
         return any(_unbounded(e) for e in enc)
-    return False
+    return isinstance(enc, Interval) and bool(mpmath.isinf(enc.width))
 
 
 def map_numbers(fn: Callable[[Any], Any], out: Any) -> Any:
