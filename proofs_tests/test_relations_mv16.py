@@ -17,6 +17,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.privacy_loss_support import mpq
 from reference.core.numeric import endpoints, exact, working
 from reference.results import relations
 from reference.results.composition.kov15 import optimal_delta
@@ -67,8 +68,7 @@ def test_the_traced_formula_encloses_the_exact_sum(r: list[Fraction], u: Fractio
 def test_the_traced_formula_is_the_registered_result(eps: list[Fraction], u: Fraction) -> None:
     eps_g = u * sum(eps)
     with mp.workdps(40):
-        mine = subset_delta_formula(mp, [mp.mpf(e.numerator) / e.denominator for e in eps],
-                                    mp.mpf(eps_g.numerator) / eps_g.denominator)
+        mine = subset_delta_formula(mp, [mpq(e) for e in eps], mpq(eps_g))
         e = hetero_delta_result.certified(eps=[str(x) for x in eps], eps_g=str(eps_g))
         slack = mp.mpf(10) ** -30 * max(abs(mine), mp.mpf(10) ** -20)
         assert e.lo - slack <= mine <= e.hi + slack
@@ -87,10 +87,9 @@ def test_the_margin_is_the_registered_results(e1: Fraction, e2: Fraction, dt: Fr
         eps_g = kov_heterogeneous(eps=[str(e1), str(e2)], delta_tilde=str(dt)).eps
         g = exact(eps_g, "eps_g", "test")
         exact_delta = hetero_delta_result.certified(eps=[str(e1), str(e2)], eps_g=str(g))
-        dtm = mp.mpf(dt.numerator) / dt.denominator
+        dtm = mpq(dt)
         want = 1 - exact_delta.hi / dtm, 1 - exact_delta.lo / dtm
-        got = REL.margin(mp, mp.mpf(e1.numerator) / e1.denominator,
-                         mp.mpf(e2.numerator) / e2.denominator, dtm)
+        got = REL.margin(mp, mpq(e1), mpq(e2), dtm)
         # eps~ is a plain value (50 digits): the exact delta moves by at most as much as
         # eps_g (|d delta/d eps_g| <= 1), the margin by that over delta~
         slack = mp.mpf(10) ** -35 + (abs(eps_g) + 1) * mp.mpf(10) ** -48 / dtm
@@ -101,7 +100,7 @@ def test_the_margin_is_the_registered_results(e1: Fraction, e2: Fraction, dt: Fr
 def _rr_tail(eps: Fraction, k: int, eps_g: object) -> object:
     """``P[L > eps_g]`` for the privacy loss of k-fold ``RR_eps`` at 50 digits."""
     with mp.workdps(50):
-        e = mp.mpf(eps.numerator) / eps.denominator
+        e = mpq(eps)
         p = mp.exp(e) / (1 + mp.exp(e))
         return mp.fsum(math.comb(k, j) * p ** (k - j) * (1 - p) ** j
                        for j in range(k + 1) if (k - 2 * j) * e > eps_g)
@@ -121,6 +120,6 @@ def test_hoeffding_chain_of_the_cut(eps: Fraction, k: int, slack: Fraction) -> N
         assert exact_delta.hi <= tail or (tail == 0 and exact_delta.hi == 0)
         if tail > 0:
             assert exact_delta.hi < tail
-        assert tail <= mp.mpf(slack.numerator) / slack.denominator
+        assert tail <= mpq(slack)
     if (eps, k, slack) == (Fraction(1, 10), 100, Fraction(1, 10)):
         assert tail > 0     # the example has terms beyond eps_g: the chain is not vacuous

@@ -13,6 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from mpmath import iv, mp
 
+from proofs_tests.privacy_loss_support import mpq
 from reference.core.numeric import Interval, endpoints, exact, working
 from reference.results import relations
 from reference.results.tct.charging import raw_tail, simplified_tail
@@ -32,10 +33,6 @@ SWITCH = mp.log(mp.mpf(3) / 2)
 epsilons = st.fractions(Fraction(1, 10**6), 50, max_denominator=10**6)
 
 
-def _mpf(q: Fraction) -> Any:
-    return mp.mpf(q.numerator) / q.denominator
-
-
 def _within(x: Any, enclosure: Interval, slack: Any) -> bool:
     return bool(enclosure.lo - slack <= x <= enclosure.hi + slack)
 
@@ -47,7 +44,7 @@ def _within(x: Any, enclosure: Interval, slack: Any) -> bool:
 def test_the_margins_are_differences_of_the_results(eps: Fraction) -> None:
     """``4 eps/3 - t`` with t = CL23:Lem2.8; ``t - t_test`` with t_test = CL23:LemE.1."""
     with mp.workdps(40):
-        e = _mpf(eps)
+        e = mpq(eps)
         t = wrapped_privacy.certified(eps=str(eps)).t
         t_test = wrapped_test_privacy.certified(eps=str(eps)).t
         slack = mp.mpf(10) ** -35
@@ -71,7 +68,7 @@ def test_the_q_margins_are_ratios_of_the_results(eps: Fraction) -> None:
     """``exact/conservative - 1`` of the registered boundary targets: Lemma 2.9 (every eps)
     and Lemma E.2 (below ln(3/2); equal to 0 above it, where t_test = eps)."""
     with mp.workdps(40):
-        e = _mpf(eps)
+        e = mpq(eps)
         slack = mp.mpf(10) ** -35
         lo, hi = _ratio_range(wrapped_target_exact.certified(eps=str(eps)).q,
                               wrapped_target.certified(eps=str(eps)).q)
@@ -95,7 +92,7 @@ def test_the_tail_margin_is_the_results_exponents(alpha: Fraction, tau: int) -> 
         raw, simple = raw_tail(iv, tau, a), simplified_tail(iv, tau, a)
         diff = endpoints((iv.log(simple) - iv.log(raw)) / tau)
     with mp.workdps(40):
-        got = RELS["CL23:ThmB.4-tail/raw<=simplified"].margin(mp, _mpf(alpha))
+        got = RELS["CL23:ThmB.4-tail/raw<=simplified"].margin(mp, mpq(alpha))
     width = exact(diff.hi, "hi", "t") - exact(diff.lo, "lo", "t")
     slack = Fraction(1, 10**30) + width
     assert exact(diff.lo, "lo", "t") - slack <= exact(got, "m", "t") <= \
@@ -117,6 +114,6 @@ def test_alternating_series_of_the_cut(alpha: Fraction) -> None:
     """Below the box (alpha < 1/1000): the exact difference lies between the series' first
     two partial sums, ``alpha^3/6 - alpha^4/4 <= d <= alpha^3/6``, at 60 digits."""
     with mp.workdps(60):
-        a = _mpf(alpha)
+        a = mpq(alpha)
         d = a - mp.log1p(a) - a * a / (2 * (1 + a))
         assert a**3 / 6 - a**4 / 4 <= d <= a**3 / 6
