@@ -31,9 +31,9 @@ def spy_ratios(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
     calls: list[tuple[int, int, int]] = []
     real = kov15_sums._ratios
 
-    def spy(ctx: Any, k: int, top: int, low: int, high: int) -> Any:
+    def spy(ctx: Any, k: int, top: int, low: int, high: int, shift: int) -> Any:
         calls.append((top, low, high))
-        return real(ctx, k, top, low, high)
+        return real(ctx, k, top, low, high, shift)
 
     monkeypatch.setattr(kov15_sums, "_ratios", spy)
     kov15_sums.forget()

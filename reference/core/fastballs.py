@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-from flint import arb, arb_poly, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz, fmpz_poly
 from mpmath import mp
 
 from reference.core import numeric
@@ -111,6 +111,7 @@ class FastBalls:
     """The context of arb balls; the precision is flint's global one (``ctx.prec``)."""
 
     interval = True   # an enclosing context (numeric.is_interval)
+    integer = fmpz    # flint's integers (a sum's exact coefficients: int_poly_evals)
 
     @property
     def prec(self) -> int:
@@ -168,13 +169,10 @@ class FastBalls:
             total += self.mpf(t)
         return total
 
-    def poly_evals(self, coeffs: list[Any], points: Iterable[Any]) -> list[Arb]:
-        """``sum coeffs[i] x^i`` (the constant first) at each point: Arb's polynomial
-        evaluation, in C (balls and ints go in as they are; anything else through
-        :meth:`mpf`)."""
-        if not all(type(c) is arb or type(c) is int for c in coeffs):
-            coeffs = [self.mpf(c) for c in coeffs]
-        poly = arb_poly(coeffs)
+    def int_poly_evals(self, coeffs: list[Any], points: Iterable[Any]) -> list[Arb]:
+        """``sum coeffs[i] x^i`` (the constant first; integers: ``int`` or ``fmpz``) at each
+        point, by flint's integer polynomial evaluated on the ball, in C."""
+        poly = fmpz_poly(coeffs)
         return [poly(self.mpf(x)) for x in points]
 
     def exp(self, x: Arb) -> Arb:

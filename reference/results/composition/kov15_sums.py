@@ -37,6 +37,8 @@ from reference.core.numeric import MPF, Ctx, endpoints, exp, is_interval, log1p
 
 #: How many pieces' sums are kept (an inverse uses one or two).
 _KEEP = 8
+#: Pieces per block of :func:`float_piece`'s walk (numpy arrays of this length).
+_BLOCK = 4096
 _CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
 
 
@@ -82,19 +84,41 @@ def float_piece(k: int, eps: MPF, target: MPF) -> int:
     """The piece ``m`` whose interval holds the root of ``delta(eps_g) = target``, in floats
     (a guess; the solver checks it): the first ``m`` with ``D_(m+1) = D_m + (1 - e^(-2 eps))
     T_m >= target`` (``D_(m+1)`` is the delta at the piece's left end), walking up from
-    :func:`first_piece` with weights relative to its own; the last piece if none."""
+    :func:`first_piece` with weights relative to its own; the last piece if none.
+
+    The walk runs in numpy, a block of pieces at a time: ``T_m = sum_{j<=m} w_j
+    e^(-2(m-j) eps)`` is ``e^(-2 m eps)`` times a running sum of ``a_j = w_j e^(2 j eps)``,
+    which rise with ``j`` below ``k/2`` (``a_(j+1) / a_j = (k-j) e^eps / (j+1)``), summed in
+    logarithms relative to the block's largest; a block ends before its ``a_j`` span
+    ``e^700`` (no term lost to underflow); ``D_(m+1) = D_start + (1 - e^(-2 eps)) sum_{j<=m}
+    T_j`` has no cancellation."""
+    import numpy as np  # here: numpy loads in about 0.1 s, on the first inverse
+
     last = (k + 1) // 2 - 1
     x = float(endpoints(eps).lo)
     start = first_piece(k, eps, target, 40)
     goal = math.exp(min(float(mp.log(endpoints(target).mid)) - log_weight(k, start, x), 700.0))
-    shrink, rise, ratio = math.exp(-2 * x), -math.expm1(-2 * x), math.exp(-x)
-    weight, d_sum, t_sum = 1.0, 0.0, 0.0
-    for m in range(start, last + 1):
-        t_sum = t_sum * shrink + weight
-        if d_sum - math.expm1(-x * min(2, k - 2 * m)) * t_sum >= goal:
-            return m
-        d_sum += rise * t_sum
-        weight *= (k - m) * ratio / (m + 1)
+    shrink, rise = math.exp(-2 * x), -math.expm1(-2 * x)
+    log_w, t_prev, d_sum, m0 = 0.0, 0.0, 0.0, start   # log w_m0 / w_start, T_(m0-1), D_m0
+    while m0 <= last:
+        n = min(_BLOCK, last + 1 - m0, int(700 / x) + 1 if x > 0 else _BLOCK)
+        j = np.arange(m0, m0 + n, dtype=np.float64)
+        steps = np.log((k - j[:-1]) / (j[:-1] + 1)) - x        # log w_(j+1) / w_j
+        lw = log_w + np.concatenate(([0.0], np.cumsum(steps)))
+        i = j - m0
+        la = lw + 2 * x * i                                     # log a_j, rising
+        n = max(1, int(np.searchsorted(la, la[0] + 700, side="right")))
+        j, i, lw, la = j[:n], i[:n], lw[:n], la[:n]
+        with np.errstate(over="ignore", under="ignore"):
+            part = np.exp(la[-1] - 2 * x * i + np.log(np.cumsum(np.exp(la - la[-1]))))
+            t = shrink ** (i + 1) * t_prev + part                              # T_j
+            d = d_sum + rise * np.concatenate(([0.0], np.cumsum(t[:-1])))     # D_j
+            left = d - np.expm1(-x * np.minimum(2, k - 2 * j)) * t             # D_(j+1)
+        hit = np.flatnonzero(left >= goal)
+        if hit.size:
+            return m0 + int(hit[0])
+        log_w = float(lw[-1]) + math.log((k - j[-1]) / (j[-1] + 1)) - x
+        t_prev, d_sum, m0 = float(t[-1]), float(d[-1] + rise * t[-1]), m0 + n
     return last
 
 
@@ -124,15 +148,17 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     w_top = exp(ctx, log_binomial(ctx, k, top) - k * log1p(ctx, ratio) - top * eps)
     s_top = exp(ctx, -2 * (m - top) * eps)
     while True:
-        coeffs = _ratios(ctx, k, top, low, high)
-        at_grow, at_ratio = _poly(ctx, coeffs, grow, ratio)
+        coeffs, shift = _coefficients(ctx, k, top, low, high, x)
+        steps = max(top - low, high - top)
+        at_grow, at_ratio = _poly(ctx, coeffs, shift, steps, grow, ratio)
         weights = w_top * ratio ** (high - top) * at_grow
         t_sum = w_top * s_top * grow ** (high - top) * at_ratio
         d_sum = weights - t_sum if m > 0 else ctx.zero
         if low == 0 and high == m:      # every term summed
             break
-        rest = _rest(ctx, k, m, low, high, w_top * coeffs[-1] * grow ** (top - low),
-                     w_top * coeffs[0] * ratio ** (high - top), ratio, grow)
+        c_low, c_high = (_poly(ctx, [c], shift, steps, ctx.one)[0] for c in (coeffs[-1], coeffs[0]))
+        rest = _rest(ctx, k, m, low, high, w_top * c_low * grow ** (top - low),
+                     w_top * c_high * ratio ** (high - top), ratio, grow)
         if rest is not None and rest <= mp.ldexp(endpoints(d_sum).lo, -bits):
             if is_interval(ctx):        # a plain sum leaves it out
                 d_sum, t_sum = d_sum + ctx.mpf((0, rest)), t_sum + ctx.mpf((0, rest))
@@ -144,33 +170,78 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     return d_sum, t_sum
 
 
-def _poly(ctx: Ctx, coeffs: list[MPF], *points: MPF) -> list[MPF]:
-    """``sum coeffs[i] x^i`` at each of the ``points``: Arb's evaluation on balls (the
-    polynomial built once), Horner's rule in ``mp``/``iv`` (mpmath's own ``polyval`` takes
-    the highest degree first, deprecated in mpmath 1.4)."""
-    if hasattr(ctx, "poly_evals"):
-        return list(ctx.poly_evals(coeffs, points))
-    out = []
-    for x in points:
-        total = ctx.zero
-        for c in reversed(coeffs):
-            total = total * x + c
-        out.append(total)
-    return out
+def _coefficients(ctx: Ctx, k: int, top: int, low: int, high: int,
+                  x: float) -> tuple[list[Any], int]:
+    """:func:`_ratios` with a ``shift`` large enough that the least coefficient, ``C_low``
+    (``C_top = 2^shift`` when ``low = top``), has at least ``prec + bits(n + 1) + 8`` bits,
+    ``n = max(top - low, high - top)``: each coefficient then carries a relative error below
+    ``2^-(prec+5)`` (:func:`_poly`).  The shift comes from ``log2(1 / c_low)`` in floats;
+    if that falls short, once more with the bits missing."""
+    steps = max(top - low, high - top)
+    goal = ctx.prec + (steps + 1).bit_length() + 8
+    log_inverse = (math.lgamma(low + 1) + math.lgamma(k - low + 1) - math.lgamma(top + 1)
+                   - math.lgamma(k - top + 1)) / math.log(2)      # log2(1 / c_low)
+    shift = goal + max(0, math.ceil(log_inverse)) + 2
+    while True:
+        coeffs = _ratios(ctx, k, top, low, high, shift)
+        missing = goal - (int(coeffs[-1]).bit_length() - 1 if low < top else shift)
+        if missing <= 0:
+            return coeffs, shift
+        shift += missing
 
 
-def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int) -> list[MPF]:
-    """``c_j = C(k, j) / C(k, top)`` for ``j = high, high-1, ..., low`` (``low <= top <=
-    high``), the coefficients of ``P(x) = sum_j c_j x^(high-j)``: the weights' sum is
-    ``w_top e^(-(high-top) eps) P(e^eps)`` and the ``T`` sum ``w_top e^(-2(m-top) eps)
-    e^((high-top) eps) P(e^-eps)`` (module doc)."""
-    c, up = ctx.one, []
+def _poly(ctx: Ctx, coeffs: list[Any], shift: int, steps: int, *points: MPF) -> list[MPF]:
+    """``P(x) = sum c_i x^i`` at each of the (positive) ``points``, from integers ``C_i``
+    with ``X_i - n (1 + X_i 2^-shift) <= C_i <= X_i``, ``X_i = c_i 2^shift``, ``n = steps``
+    (:func:`_ratios`): the integer polynomial by Arb in C on balls (flint's ``fmpz_poly``),
+    by Horner's rule in ``mp``/``iv``; in an interval context times ``2^-shift [1, 1 +
+    4 n 2^-t]`` with ``2^t <= min C_i`` (an end of the list: the coefficients rise to
+    ``C_top`` and fall from it).
+
+    Why: ``X_i >= C_i >= 2^t``, so ``X_i - C_i <= n X_i (2^-t + 2^-shift) <= rho X_i`` with
+    ``rho = 2 n 2^-t`` (``t <= shift``: ``C_top = 2^shift``), hence ``C_i <= X_i <= C_i /
+    (1 - rho) <= C_i (1 + 2 rho)`` for ``rho <= 1/2``; with positive ``x`` the same factor
+    bounds the whole sum."""
+    if hasattr(ctx, "int_poly_evals"):
+        values = list(ctx.int_poly_evals(coeffs, points))
+    else:
+        values = []
+        for x in points:
+            total = ctx.zero
+            for c in reversed(coeffs):
+                total = total * x + int(c)
+            values.append(total)
+    scale = ctx.mpf(mp.ldexp(1, -shift))
+    if is_interval(ctx):
+        t = min(int(c).bit_length() for c in (coeffs[0], coeffs[-1])) - 1
+        if 4 * steps > 2 ** (t - 1):        # rho > 1/2: never, by _coefficients' shift
+            raise ArithmeticError(f"coefficients of {t} bits for {steps} steps")
+        scale = scale * (ctx.one + ctx.mpf((0, mp.ldexp(steps, 2 - t))))
+    return [v * scale for v in values]
+
+
+def _ratios(ctx: Ctx, k: int, top: int, low: int, high: int, shift: int) -> list[Any]:
+    """``C_j``: ``c_j = C(k, j) / C(k, top)`` times ``2^shift``, rounded down step by step
+    from ``C_top = 2^shift`` (integers: python-flint's ``fmpz`` on balls, else ``int``), for
+    ``j = high, high-1, ..., low`` (``low <= top <= high <= (k-1)/2``): the coefficients of
+    ``P(x) = sum_j c_j x^(high-j)``; the weights' sum is ``w_top e^(-(high-top) eps)
+    P(e^eps)`` and the ``T`` sum ``w_top e^(-2(m-top) eps) e^((high-top) eps) P(e^-eps)``
+    (module doc).
+
+    Each step ``C' = floor(C r)``, ``r`` the exact ratio, leaves ``E = X - C`` with ``E r <=
+    E' < E r + 1``: going down (``r = j / (k-j+1) < 1``) ``0 <= E <= i`` after ``i`` steps;
+    going up (``r = (k-j+1) / j > 1``, ``X`` rising from ``2^shift``) ``0 <= E <= i X
+    2^-shift``.  So ``X - n (1 + X 2^-shift) <= C <= X`` with ``n`` the longer side."""
+    if 2 * high > k - 1:
+        raise ValueError(f"high = {high} is above (k-1)/2 = {(k - 1) / 2}")
+    one = getattr(ctx, "integer", int)(1) << shift
+    c, up = one, []
     for j in range(top + 1, high + 1):
-        c = c * (k - j + 1) / j
+        c = c * (k - j + 1) // j
         up.append(c)
-    c, down = ctx.one, [ctx.one]
+    c, down = one, [one]
     for j in range(top, low, -1):
-        c = c * j / (k - j + 1)
+        c = c * j // (k - j + 1)
         down.append(c)
     up.reverse()
     return up + down

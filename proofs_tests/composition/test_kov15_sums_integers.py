@@ -1,0 +1,162 @@
+"""The integer coefficients of KOV15 Theorem 3.3's sums, and the float walk in numpy.
+
+:func:`kov15_sums._ratios` computes ``c_j = C(k, j) / C(k, top)`` times ``2^shift`` rounded
+down step by step; :func:`kov15_sums._poly` evaluates the integer polynomial and, in an
+interval context, widens it by the rounding's bound. Independent routes: exact binomials
+(``math.comb``) and ``Fraction`` arithmetic for the coefficients and the polynomial at
+rational points; every term summed in arb for the float walk's piece.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv, mp
+
+from proofs_tests.arb_support import arb_q, frac
+from reference.core.fastballs import FAST
+from reference.core.numeric import endpoints, to_ctx, working
+from reference.results import covers
+from reference.results.composition import kov15_sums
+
+F = Fraction
+
+
+@st.composite
+def windows(draw: st.DrawFn) -> tuple[int, int, int, int, int]:
+    """``k, top, low, high, shift`` with ``low <= top <= high <= (k-1)/2``."""
+    k = draw(st.integers(3, 3000))
+    high = draw(st.integers(0, (k - 1) // 2))
+    top = draw(st.integers(0, high))
+    low = draw(st.integers(0, top))
+    return k, top, low, high, draw(st.integers(1, 400))
+
+
+@covers("KOV15:Thm3.3-delta")
+@given(windows(), st.sampled_from([mp, iv, FAST]))
+def test_each_coefficient_is_the_exact_ratio_rounded_down_within_its_bound(
+        window: tuple[int, int, int, int, int], ctx: object) -> None:
+    """``X - n (1 + X 2^-shift) <= C <= X``, ``X = 2^shift C(k, j) / C(k, top)`` exactly, ``n``
+    the longer side; in every context the same integers (``fmpz`` on balls)."""
+    k, top, low, high, shift = window
+    with working(ctx):
+        coeffs = kov15_sums._ratios(ctx, k, top, low, high, shift)
+    assert len(coeffs) == high - low + 1
+    steps = max(top - low, high - top)
+    for c, j in zip(coeffs, range(high, low - 1, -1), strict=True):
+        exact = F(math.comb(k, j) * 2**shift, math.comb(k, top))
+        assert exact - steps * (1 + exact / 2**shift) <= int(c) <= exact
+        if j == top:
+            assert int(c) == 2**shift
+
+
+def test_each_step_rounds_down_exactly() -> None:
+    """A case small enough to do by hand: k = 11, top = 3, shift = 4: going up
+    ``16 * 8 // 4 = 32``, ``32 * 7 // 5 = 44``; going down ``16 * 3 // 9 = 5``,
+    ``5 * 2 // 10 = 1``, ``1 * 1 // 11 = 0`` (the floor at each step, not of the exact
+    ratio: ``16 C(11, 1) / C(11, 3) = 1.07``, ``16 C(11, 0) / C(11, 3) = 0.097``)."""
+    for ctx in (mp, FAST):
+        with working(ctx):
+            assert [int(c) for c in kov15_sums._ratios(ctx, 11, 3, 0, 5, 4)] \
+                == [44, 32, 16, 5, 1, 0]
+
+
+def test_a_window_past_half_of_k_is_refused() -> None:
+    with pytest.raises(ValueError, match="above"):
+        kov15_sums._ratios(mp, 10, 3, 0, 5, 4)  # (k-1)/2 = 4.5 for k = 10: 5 is above
+    with working(mp):
+        kov15_sums._ratios(mp, 11, 3, 0, 5, 4)  # 5 <= (11-1)/2
+
+
+@covers("KOV15:Thm3.3-delta")
+@given(windows(), st.fractions(F(1, 1000), F(3), max_denominator=1000),
+       st.sampled_from([iv, FAST]))
+def test_the_polynomial_holds_the_exact_sum_tightly(
+        window: tuple[int, int, int, int, int], x: Fraction, ctx: object) -> None:
+    """``sum_j c_j x^(high-j)`` with the exact ratios, at a rational ``x``, inside the
+    enclosure from the rounded integers, which is at most ``(n + 2) 2^(4 - prec)`` wide
+    relative for ``n + 1`` terms (the rounding's widening is below ``2^-(prec+6)`` by the
+    shift of ``_coefficients``; the rest is the evaluation's own rounding)."""
+    k, top, low, high, _ = window
+    exact = sum(F(math.comb(k, j), math.comb(k, top)) * x ** (high - j)
+                for j in range(low, high + 1))
+    with working(ctx):
+        coeffs, shift = kov15_sums._coefficients(ctx, k, top, low, high, 0.0)
+        (value,) = kov15_sums._poly(ctx, coeffs, shift, max(top - low, high - top),
+                                    to_ctx(ctx, x))
+        enc = endpoints(value)
+        lo, hi = frac(enc.lo), frac(enc.hi)
+        assert lo <= exact <= hi
+        assert hi - lo <= exact * (high - low + 2) / 2 ** (ctx.prec - 4)
+
+
+def test_the_widening_is_needed_and_named() -> None:
+    """Integers rounded down hold less than the sum (the widening by ``1 + 4 n 2^-t`` is
+    what puts it inside); coefficients too short for their steps are refused rather than
+    given a bound that does not hold."""
+    k, top, low, high, shift = 2001, 1000, 700, 1000, 60
+    exact = sum(F(math.comb(k, j), math.comb(k, top)) for j in range(low, high + 1))
+    with working(FAST):
+        coeffs = kov15_sums._ratios(FAST, k, top, low, high, shift)
+        assert F(sum(int(c) for c in coeffs), 2**shift) < exact
+        with pytest.raises(ArithmeticError, match="steps"):
+            kov15_sums._poly(FAST, coeffs, shift, top - low, FAST.one)
+        coeffs, shift = kov15_sums._coefficients(FAST, k, top, low, high, 0.0)
+        (value,) = kov15_sums._poly(FAST, coeffs, shift, top - low, FAST.one)
+        enc = endpoints(value)
+        assert frac(enc.lo) <= exact <= frac(enc.hi)
+
+
+def _arb_d(eps: Fraction, k: int, m: int) -> Fraction:
+    """An upper end of ``D_m = sum_{j<=m} w_j (1 - e^(-2(m-j) eps))`` summed over every term
+    in arb at 400 bits, the weights from ``w_0 = p^k`` by their exact ratios ``(k-j)
+    e^-eps / (j+1)`` (every term positive)."""
+    old = flint.ctx.prec
+    flint.ctx.prec = 400
+    try:
+        e = arb_q(eps)
+        w, shrink, total = (1 / (1 + (-e).exp())) ** k, (-e).exp(), flint.arb(0)
+        for j in range(m + 1):
+            total += w * -(-2 * (m - j) * e).expm1()
+            w = w * (k - j) * shrink / (j + 1)
+        return total
+    finally:
+        flint.ctx.prec = old
+
+
+@covers("KOV15:Thm3.3")
+@pytest.mark.parametrize(("eps", "k", "target"), [
+    (F(1, 100), 30000, F(1, 10**6)),    # a long walk: about 500 pieces in one block
+    (F(1, 10), 20000, F(1, 10**8)),
+    (F(3), 3000, F(1, 10**9)),          # blocks of 234 pieces (e^700 / e^(3 i))
+    (F(5), 10**5, F(1, 10**6)),         # two blocks: the a_j span e^700 within 70 pieces
+    (F(2), 20000, F(1, 10**9)),         # two blocks
+    (F(300), 40, F(1, 10**30)),         # blocks of 3
+    (F(800), 30, F(1, 10**300)),        # blocks of one piece
+])
+@pytest.mark.parametrize("block", [4096, 7])
+def test_the_numpy_walk_finds_the_root_s_piece(monkeypatch: pytest.MonkeyPatch, eps: Fraction,
+                                               k: int, target: Fraction, block: int) -> None:
+    """``D_m < t <= D_(m+1)`` (every term in arb) for the piece found, also where the
+    blocks are short (a large eps; or 7 pieces a block: what each block carries to the
+    next) and where the walk is long."""
+    monkeypatch.setattr(kov15_sums, "_BLOCK", block)
+    with mp.workdps(30):
+        m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, target))
+    last = (k + 1) // 2 - 1
+    assert 0 <= m <= last
+    assert _arb_d(eps, k, m) < arb_q(target)
+    if m < last:
+        assert arb_q(target) <= _arb_d(eps, k, m + 1)
+
+
+def test_flint_integers_on_balls() -> None:
+    with working(FAST):
+        assert isinstance(kov15_sums._ratios(FAST, 10, 3, 0, 4, 4)[0], flint.fmpz)
+    with working(mp):
+        assert type(kov15_sums._ratios(mp, 10, 3, 0, 4, 4)[0]) is int
