@@ -37,7 +37,8 @@ from reference.core.numeric import MPF, Ctx, endpoints, exp, is_interval, log1p
 
 #: How many pieces' sums are kept (an inverse uses one or two).
 _KEEP = 8
-#: Pieces per block of :func:`float_piece`'s walk (numpy arrays of this length).
+#: Pieces per block of :func:`float_piece`'s walk (numpy arrays of this length: each
+#: block costs about 30 us, longer arrays little more).
 _BLOCK = 4096
 _CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
 
@@ -57,7 +58,12 @@ def largest_weight(k: int, eps: MPF) -> int:
     """An index near the largest weight ``C(k,j) p^(k-j) (1-p)^j``, ``(k+1)/(1+e^eps)``
     rounded down, in floats: the sums run outward from it, and any start is correct
     (only the number of terms depends on it)."""
-    return int((k + 1) / (1 + math.exp(min(float(endpoints(eps).lo), 700.0))))
+    return _largest(k, float(endpoints(eps).lo))
+
+
+def _largest(k: int, x: float) -> int:
+    """:func:`largest_weight` at ``eps = x``."""
+    return int((k + 1) / (1 + math.exp(min(x, 700.0))))
 
 
 def log_weight(k: int, j: int, x: float) -> float:
@@ -72,11 +78,15 @@ def first_piece(k: int, eps: MPF, target: MPF, bits: int) -> int:
     less than ``k w_m``, a ``2^-bits`` part of the target."""
     if not target > 0:
         return 0
-    x = float(endpoints(eps).lo)
-    limit = float(mp.log(endpoints(target).lo)) - (bits + 8) * math.log(2) - math.log(k)
+    return _first_piece(k, float(endpoints(eps).lo), float(mp.log(endpoints(target).lo)), bits)
+
+
+def _first_piece(k: int, x: float, log_target: float, bits: int) -> int:
+    """:func:`first_piece` at ``eps = x`` and a target ``e^log_target > 0``, in floats."""
+    limit = log_target - (bits + 8) * math.log(2) - math.log(k)
     if log_weight(k, 0, x) >= limit:
         return 0
-    top = min(largest_weight(k, eps), (k - 1) // 2)
+    top = min(_largest(k, x), (k - 1) // 2)
     return _first(1, top + 1, lambda j: log_weight(k, j, x) >= limit) - 1
 
 
@@ -95,9 +105,12 @@ def float_piece(k: int, eps: MPF, target: MPF) -> int:
     import numpy as np  # here: numpy loads in about 0.1 s, on the first inverse
 
     last = (k + 1) // 2 - 1
-    x = float(endpoints(eps).lo)
-    start = first_piece(k, eps, target, 40)
-    goal = math.exp(min(float(mp.log(endpoints(target).mid)) - log_weight(k, start, x), 700.0))
+    x, ends = float(endpoints(eps).lo), endpoints(target)
+    if not ends.lo > 0:
+        start = 0
+    else:
+        start = _first_piece(k, x, float(mp.log(ends.lo)), 40)
+    goal = math.exp(min(float(mp.log(ends.mid)) - log_weight(k, start, x), 700.0))
     shrink, rise = math.exp(-2 * x), -math.expm1(-2 * x)
     log_w, t_prev, d_sum, m0 = 0.0, 0.0, 0.0, start   # log w_m0 / w_start, T_(m0-1), D_m0
     while m0 <= last:
@@ -139,7 +152,7 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
         _CACHE.move_to_end(key)
         return _CACHE[key]
     x = max(float(endpoints(eps).lo), 1e-300)   # floats only choose where to stop
-    top = min(m, largest_weight(k, eps))
+    top = min(m, _largest(k, x))
     below = min(m - 1, top)
     limit = (log_weight(k, below, x) + math.log(-math.expm1(-2 * x)) if m > 0 else 0.0) \
         - (bits + 4) * math.log(2)
