@@ -23,6 +23,7 @@ from reference.core.fastballs import FAST
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
 from reference.results.composition import kov15_sums
+from reference.results.composition.kov15 import optimal_epsilon
 
 F = Fraction
 
@@ -160,3 +161,13 @@ def test_flint_integers_on_balls() -> None:
         assert isinstance(kov15_sums._ratios(FAST, 10, 3, 0, 4, 4)[0], flint.fmpz)
     with working(mp):
         assert type(kov15_sums._ratios(mp, 10, 3, 0, 4, 4)[0]) is int
+
+
+@pytest.mark.parametrize("eps", [F(1, 10**320), F(10**-311), F(1, 2**1074)])
+def test_the_walk_takes_a_subnormal_eps(eps: Fraction) -> None:
+    """An eps whose float is subnormal (or 0): no block length from ``700 / x`` (that
+    overflowed), the root's piece still found (the inverse returns its certificate)."""
+    with mp.workdps(30):
+        kov15_sums.float_piece(3, to_ctx(mp, eps), to_ctx(mp, F(1, 2)))
+    cert = optimal_epsilon(eps=eps, k=1, delta_g=F(1, 2))
+    assert cert.holds

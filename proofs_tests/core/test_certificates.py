@@ -12,11 +12,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mpmath import mp
 
-from reference.core.certificates import least_step, tight
+from reference.core.certificates import least_step, on_grid, tight
 
 
 def _count(k: int, fast: int, limit: int) -> tuple[int, list[int]]:
@@ -89,3 +91,54 @@ def test_tight_is_relative_to_the_larger_end_with_sixteen_bits_of_slack() -> Non
     assert tight(Fraction(0), Fraction(0), bits)             # an inverse at its floor
     assert not tight(Fraction(0), Fraction(1, 2**500), bits)  # [0, x]: relatively wide
     assert tight(Fraction(2), 2 + 2 * w, bits) and not tight(Fraction(2), 2 + 3 * w, bits)
+
+
+def _mpmath_on_grid(x: Fraction, up: bool, prec: int) -> Fraction:
+    """The same rounding by mpmath's directed division (the route ``on_grid`` took before)."""
+    lib = mpmath.libmp
+    rnd = lib.round_ceiling if up else lib.round_floor
+    sign, man, exp, _ = lib.mpf_div(lib.from_int(x.numerator), lib.from_int(x.denominator),
+                                    prec, rnd)
+    return (-1) ** sign * Fraction(man) * Fraction(2) ** exp
+
+
+def _mantissa_bits(x: Fraction) -> int:
+    """Bits of the odd mantissa of a dyadic rational (0 for 0)."""
+    assert x.denominator & (x.denominator - 1) == 0     # a power of 2
+    n = abs(x.numerator)
+    return (n >> ((n & -n).bit_length() - 1)).bit_length() if n else 0
+
+
+@given(st.fractions(), st.booleans(), st.integers(2, 400))
+def test_on_grid_rounds_outward_to_the_nearest_grid_point(x: Fraction, up: bool,
+                                                          prec: int) -> None:
+    """``on_grid(x)`` has at most ``prec`` bits, lies on the asked side of ``x`` (equal when
+    ``x`` is on the grid), no grid point lies strictly between them, and it is what
+    mpmath's directed division gives."""
+    with mp.workprec(prec):
+        got = on_grid(x, up)
+    assert _mantissa_bits(got) <= prec
+    assert (got >= x) if up else (got <= x)
+    if got != x:        # the next grid point inward (a step of the last bit) is past x
+        size = abs(got)
+        step = Fraction(2) ** (math.floor(math.log2(size)) - prec + 1) if size else 0
+        if size and size == Fraction(2) ** math.floor(math.log2(size)) and (got > 0) == up:
+            step /= 2   # below a power of 2 the grid is twice as fine
+        inward = got - step if up else got + step
+        assert (inward < x) if up else (inward > x)
+    assert got == _mpmath_on_grid(x, up, prec)
+
+
+@pytest.mark.parametrize(("x", "up", "prec", "expected"), [
+    (Fraction(1, 3), True, 4, Fraction(11, 32)),     # 0.0101010... -> 0.01011
+    (Fraction(1, 3), False, 4, Fraction(10, 32)),
+    (Fraction(-1, 3), True, 4, Fraction(-10, 32)),   # up is toward +inf
+    (Fraction(-1, 3), False, 4, Fraction(-11, 32)),
+    (Fraction(15, 16), True, 3, Fraction(1)),        # 0.1111 -> 1.000: carries to 2^0
+    (Fraction(5, 4), True, 3, Fraction(5, 4)),       # on the grid
+    (Fraction(0), True, 3, Fraction(0)),
+    (Fraction(2) ** 1000 + 1, False, 53, Fraction(2) ** 1000),
+])
+def test_on_grid_by_hand(x: Fraction, up: bool, prec: int, expected: Fraction) -> None:
+    with mp.workprec(prec):
+        assert on_grid(x, up) == expected

@@ -113,8 +113,9 @@ def float_piece(k: int, eps: MPF, target: MPF) -> int:
     goal = math.exp(min(float(mp.log(ends.mid)) - log_weight(k, start, x), 700.0))
     shrink, rise = math.exp(-2 * x), -math.expm1(-2 * x)
     log_w, t_prev, d_sum, m0 = 0.0, 0.0, 0.0, start   # log w_m0 / w_start, T_(m0-1), D_m0
+    cap = _BLOCK if x * _BLOCK <= 700 else int(700 / x) + 1    # (x may be subnormal)
     while m0 <= last:
-        n = min(_BLOCK, last + 1 - m0, int(700 / x) + 1 if x > 0 else _BLOCK)
+        n = min(cap, last + 1 - m0)
         j = np.arange(m0, m0 + n, dtype=np.float64)
         steps = np.log((k - j[:-1]) / (j[:-1] + 1)) - x        # log w_(j+1) / w_j
         lw = log_w + np.concatenate(([0.0], np.cumsum(steps)))
