@@ -95,7 +95,9 @@ def point(x: Any, bits: int) -> Any:
         return None
     if not x.is_finite() or not (x.is_exact() or x.rel_accuracy_bits() >= bits):
         return None
-    return +mp.make_mpf(_exact_raw(x))
+    man, exp = x.mid().man_exp()     # rounded once, as ``+`` of the exact midpoint would
+    lib = mpmath.libmp
+    return mp.make_mpf(lib.from_man_exp(int(man), int(exp), mp.prec, lib.round_nearest))
 
 
 def rough_ends(x: Any) -> tuple[float, float] | None:

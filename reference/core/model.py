@@ -72,9 +72,9 @@ Hook = Callable[[Mapping[str, Any], str], Mapping[str, Any]]
 Precondition = Callable[[Mapping[str, Any], str], None]
 
 
-def _fast() -> Ctx:
-    from reference.core.fastballs import FAST  # on first use: python-flint loads in 80 ms
-    return FAST
+def _fast() -> Ctx:  # python-flint loads on first use (80 ms); later from sys.modules (0.6 us)
+    return (sys.modules.get("reference.core.fastballs")
+            or __import__("reference.core.fastballs", fromlist=["FAST"])).FAST
 
 
 def _pin(x: Any, bits: int, loose: list[Any]) -> Any:
