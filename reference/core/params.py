@@ -163,11 +163,14 @@ class Param:
             q = exact(v, self.name, where)
             self._check_scalar(q, v, where)
             out.append(q)
-        if self.kind == "dist":
-            total = sum(out, Fraction(0))
-            if abs(total - 1) > MASS_TOLERANCE:
-                raise DomainError(self.name, x, "must sum to 1 (a probability vector)", where)
-            if total != 1:  # masses in floating point: the distribution they describe
+        if self.kind == "dist":     # the total in integers over a common denominator
+            common = math.lcm(*(q.denominator for q in out))
+            mass = sum(q.numerator * (common // q.denominator) for q in out)
+            if mass != common:      # masses in floating point: the distribution they describe
+                total = Fraction(mass, common)
+                if abs(total - 1) > MASS_TOLERANCE:
+                    raise DomainError(self.name, x, "must sum to 1 (a probability vector)",
+                                      where)
                 out = [q / total for q in out]
         return tuple(out)
 
