@@ -23,7 +23,7 @@ from reference.core.fastballs import FAST
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
 from reference.results.composition import kov15_sums
-from reference.results.composition.kov15 import optimal_epsilon
+from reference.results.composition.kov15 import _prepare, optimal_epsilon
 
 F = Fraction
 
@@ -171,3 +171,19 @@ def test_the_walk_takes_a_subnormal_eps(eps: Fraction) -> None:
         kov15_sums.float_piece(3, to_ctx(mp, eps), to_ctx(mp, F(1, 2)))
     cert = optimal_epsilon(eps=eps, k=1, delta_g=F(1, 2))
     assert cert.holds
+
+
+@covers("KOV15:Thm3.3-delta")
+@given(st.fractions(0, 50, max_denominator=10**6), st.integers(1, 10**7),
+       st.fractions(0, 10**4, max_denominator=2**300))
+def test_the_last_piece_in_integers_is_the_ceiling_of_the_rationals(
+        eps: Fraction, k: int, eps_g: Fraction) -> None:
+    """``optimal_delta``'s hook finds the last positive term ``ceil((k eps - eps_g) / (2
+    eps)) - 1`` and its gap ``(k - 2 last) eps - eps_g`` in integers: the same as in
+    ``Fraction`` arithmetic (-1 and ``-eps_g`` at eps = 0), the gap in ``(0, 2 eps]``."""
+    got = _prepare({"eps": eps, "k": k, "eps_g": eps_g, "delta": F(0)}, "test")
+    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1 if eps > 0 else -1
+    assert got["last"] == last
+    assert got["last_gap"] == (k - 2 * last) * eps - eps_g
+    if eps > 0:
+        assert 0 < got["last_gap"] <= 2 * eps

@@ -11,7 +11,6 @@ against it.
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -23,6 +22,7 @@ from reference.core.model import inverse, result
 from reference.core.numeric import (
     MPF,
     Ctx,
+    Interval,
     endpoints,
     exact,
     exp,
@@ -93,15 +93,17 @@ def with_leak(ctx: Ctx, log_all: MPF, pure: MPF) -> MPF:
     ``-log2 K`` extra bits (at most ``_FLOOR_BITS + 8``): the value is near 1 when ``K`` is
     small, and an inverse certifies ``delta_g = 1 - c K`` only if the enclosure resolves
     ``K``'s digits (``MV16:Thm1.5`` bracketed ``eps_g`` to 4e-30 at ``K = 2**-101``)."""
-    bits = -endpoints(log_all).lo / mp.ln2
+    ends = endpoints(log_all)
+    bits = -ends.lo / mp.ln2
     with extra_bits(ctx, int(min(max(bits, 0), _FLOOR_BITS + 8))):
-        return leak(ctx, log_all) + exp(ctx, log_all) * pure
+        return leak(ctx, log_all, ends) + exp(ctx, log_all) * pure
 
 
-def leak(ctx: Ctx, log_all: MPF) -> MPF:
+def leak(ctx: Ctx, log_all: MPF, ends: Interval | None = None) -> MPF:
     """``1 - e^log_all``: ``-expm1`` near 0 (no cancellation); ``1 - exp`` below -1, where
-    the subtraction cannot cancel either (both forms are rigorous in ``iv``)."""
-    if endpoints(log_all).hi < -1:
+    the subtraction cannot cancel either (both forms are rigorous in ``iv``); ``ends``, if
+    given, are ``log_all``'s."""
+    if (endpoints(log_all) if ends is None else ends).hi < -1:
         return 1 - exp(ctx, log_all)
     return -expm1(ctx, log_all)
 
@@ -115,9 +117,11 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
     lattice point); from lifted inputs it would carry their absolute error, ``2^-prec k eps``,
     and at ``eps_g = k eps - 2^-200`` the enclosure was 30 times wider than the value."""
     eps, k, eps_g = values["eps"], values["k"], values["eps_g"]
-    last = math.ceil((k * eps - eps_g) / (2 * eps)) - 1 if eps > 0 else -1
+    a, b, c, d = eps.numerator, eps.denominator, eps_g.numerator, eps_g.denominator
+    # in integers (Fraction arithmetic cost ~10 us a call): eps = a/b, eps_g = c/d
+    last = -((c * b - k * a * d) // (2 * a * d)) - 1 if a > 0 else -1      # ceil(...) - 1
     return {"keep": 1 - values["delta"], "last": last,
-            "last_gap": (k - 2 * last) * eps - eps_g}
+            "last_gap": Fraction((k - 2 * last) * a * d - c * b, b * d)}
 
 
 @result("KOV15:Thm3.3-delta", title="Exact delta of optimal k-fold composition",
