@@ -12,6 +12,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mpmath import mp
 
 from proofs_tests.arb_support import arb_ends, frac
@@ -55,6 +57,45 @@ def test_exponent_limit_boundary_one_factor() -> None:
         assert abs(got / mp.exp(-mp.mpf(LIMIT)) - 1) < mp.mpf(10) ** -45
     with pytest.raises(DomainError):
         backward_martingale(lam=1, b=b - Fraction(1, 10**9), t=1)
+
+
+def _size(lam: Fraction, bs: list[Fraction], ts: list[Fraction]) -> Fraction:
+    return sum((abs(lam * b / t) + lam * lam / (2 * t) for b, t in zip(bs, ts, strict=True)),
+               Fraction(0))
+
+
+@st.composite
+def _near_the_limit(draw: st.DrawFn) -> tuple[Fraction, list[Fraction], list[Fraction]]:
+    """Factors scaled so that the exact size is the limit times ``1 + r``, ``r`` drawn from
+    +-10^-5 down to +-10^-300 and 0, or inputs beyond the doubles' range."""
+    n = draw(st.integers(1, 4))
+    lam = draw(st.fractions(-10**6, 10**6, max_denominator=10**6).filter(bool))
+    bs = [draw(st.fractions(-10**6, 10**6, max_denominator=10**9)) for _ in range(n)]
+    ts = [draw(st.fractions(Fraction(1, 10**6), 10**6, max_denominator=10**9))
+          for _ in range(n)]
+    if draw(st.booleans()):                          # beyond floats: huge or tiny
+        bs[0] = draw(st.sampled_from([Fraction(10) ** 400, -Fraction(10) ** 400]))
+        ts[0] = draw(st.sampled_from([Fraction(1, 10**400), Fraction(10) ** 400, ts[0]]))
+        return lam, bs, ts
+    r = draw(st.sampled_from([Fraction(0), Fraction(1, 10**5), Fraction(1, 10**7),
+                              Fraction(1, 10**300)])) * draw(st.sampled_from([1, -1]))
+    scale = LIMIT * (1 + r) / _size(lam, bs, ts)    # size is linear in 1/t: scale every t
+    return lam, bs, [t / scale for t in ts]
+
+
+@covers("RSWR23:Eq2")
+@given(_near_the_limit())
+def test_exponent_limit_decides_as_exact_rationals(
+        case: tuple[Fraction, list[Fraction], list[Fraction]]) -> None:
+    """The float shortcut never changes the decision: refused exactly when the exact size
+    exceeds 10^12, at the limit, a part in 10^300 from it, and past the doubles' range."""
+    lam, bs, ts = case
+    values = {"lam": lam, "b": tuple(bs), "tau": tuple(ts)}
+    if _size(lam, bs, ts) > LIMIT:
+        with pytest.raises(DomainError):
+            evalues._exponent_limit(values, "test")
+    else:
+        evalues._exponent_limit(values, "test")
 
 
 @covers("RSWR23:Eq2")
