@@ -17,6 +17,7 @@ from reference.core.errors import DomainError
 from reference.core.numeric import endpoints, get_dps
 from reference.core.params import Param
 from reference.results import get
+from reference.results.tct import base
 from reference.results.tct.base import (
     EXACT_EPS_MAX,
     check_target,
@@ -234,3 +235,47 @@ def test_exact_result_uses_exact_inputs_and_iv_unless_asked() -> None:
         False, True, True, True)
     plain(x="1/3")
     assert seen == [Fraction(1, 3)]
+
+
+@st.composite
+def _pairs_near_e_eps(draw: st.DrawFn) -> tuple[list[Fraction], list[Fraction], Fraction]:
+    """Two laws whose largest ratio is ``e^eps (1 + d)`` (``e^eps`` from arb to 4000 bits),
+    ``d`` from +-10^-5 down to +-10^-40 and 0, the other ratios random; sometimes a zero
+    or a tiny (subnormal-sized) mass, or an eps past the doubles' exp."""
+    eps = draw(st.sampled_from([F(0), F(1, 10**6), F(1, 2), F(3), F(800)]))
+    n = draw(st.integers(2, 5))
+    Q = [F(draw(st.integers(1, 10**6))) for _ in range(n)]
+    ratios = [draw(st.fractions(F(1, 2), F(2), max_denominator=10**6)) for _ in range(n)]
+    a, _ = exp_ends(eps)
+    d = draw(st.sampled_from([F(0), F(1, 10**5), F(1, 10**9), F(1, 10**12), F(1, 10**40)]))
+    ratios[0] = a * (1 + draw(st.sampled_from([1, -1])) * d)
+    P = [q * r for q, r in zip(Q, ratios, strict=True)]
+    if draw(st.booleans()):                      # a zero or a tiny mass somewhere
+        i = draw(st.integers(0, n - 1))
+        P[i] = draw(st.sampled_from([F(0), F(1, 10**320)]))
+        Q[i] = draw(st.sampled_from([F(0), F(1, 10**320), Q[i]]))
+    return [p / sum(P) for p in P], [q / sum(Q) for q in Q], eps
+
+
+@given(_pairs_near_e_eps())
+def test_the_float_shortcut_decides_as_the_bracket(
+        case: tuple[list[Fraction], list[Fraction], Fraction]) -> None:
+    """``require_pure_pair`` with its float shortcut accepts and refuses (with the same
+    message) exactly what the bracket alone does (the shortcut turned off), next to
+    ``e^eps`` from 10^-5 to 10^-40 on either side, with zero and tiny masses."""
+    P, Q, eps = case
+
+    def outcome() -> str | None:
+        try:
+            require_pure_pair(P, Q, eps, "Q", "w")
+        except DomainError as err:
+            return str(err)
+        return None
+
+    fast = outcome()
+    real = base._far_inside
+    base._far_inside = lambda *args: False     # the bracket alone
+    try:
+        assert outcome() == fast
+    finally:
+        base._far_inside = real

@@ -16,6 +16,8 @@ arXiv:2302.11044 (CL23).
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
@@ -160,7 +162,10 @@ def mp_value(x: Fraction) -> MPF:
 def require_pure_pair(P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction, name: str,
                       where: str) -> None:
     """DomainError unless ``P ~_eps Q`` (pointwise ratios within ``e^eps``), decided exactly
-    on a rational bracket of ``e^eps``."""
+    on a rational bracket of ``e^eps``; a pair whose every ratio is far inside passes on
+    floats first (:func:`_far_inside`; the bracket costs about 85 us)."""
+    if _far_inside(P, Q, eps):
+        return
     lo, hi = ratio_bracket(eps)
     worst_hi = any(max(p, q) > hi * min(p, q) for p, q in zip(P, Q, strict=True))
     if worst_hi:
@@ -169,3 +174,23 @@ def require_pure_pair(P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fractio
     if any(max(p, q) > lo * min(p, q) for p, q in zip(P, Q, strict=True)):
         raise DomainError(name, [float(x) for x in Q], "has a ratio within the working "
                           "precision of e^eps; raise reference.precision", where)
+
+
+def _far_inside(P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction) -> bool:
+    """Every ratio ``max(p, q) / min(p, q)`` at most ``e^eps (1 - 10^-9)``, in floats; False
+    (decide exactly) for a zero, subnormal or otherwise doubtful pair.  Each mass's double is
+    within ``2^-53`` of it, ``exp(float(eps))`` within about ``eps 2^-53 <= 10^-13`` of
+    ``e^eps`` (``eps <= 1000``; past the doubles, exactly), the product a few ulps off: so
+    the exact ratio is below ``e^eps (1 - 10^-9 / 2)``, below the lower end of the bracket
+    (within ``10^-(dps+10) <= 10^-11`` of ``e^eps`` at any working precision), and
+    ``require_pure_pair`` accepts it."""
+    try:
+        bound = math.exp(float(eps)) * (1 - 1e-9)
+    except OverflowError:
+        return False
+    for p, q in zip(P, Q, strict=True):
+        a, b = float(p), float(q)
+        small, big = (a, b) if a <= b else (b, a)
+        if small < sys.float_info.min or big > bound * small:
+            return False
+    return True
