@@ -24,6 +24,7 @@ from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
 from reference.results.composition import kov15_sums
 from reference.results.composition.kov15 import _prepare, optimal_epsilon
+from reference.results.composition.kov15_sums import Coefficients
 
 F = Fraction
 
@@ -87,9 +88,8 @@ def test_the_polynomial_holds_the_exact_sum_tightly(
     exact = sum(F(math.comb(k, j), math.comb(k, top)) * x ** (high - j)
                 for j in range(low, high + 1))
     with working(ctx):
-        coeffs, shift = kov15_sums._coefficients(ctx, k, top, low, high, 0.0)
-        (value,) = kov15_sums._poly(ctx, coeffs, shift, max(top - low, high - top),
-                                    to_ctx(ctx, x))
+        coef = kov15_sums._coefficients(ctx, k, top, low, high)
+        (value,) = kov15_sums._poly(ctx, coef, to_ctx(ctx, x))
         enc = endpoints(value)
         lo, hi = frac(enc.lo), frac(enc.hi)
         assert lo <= exact <= hi
@@ -106,9 +106,10 @@ def test_the_widening_is_needed_and_named() -> None:
         coeffs = kov15_sums._ratios(FAST, k, top, low, high, shift)
         assert F(sum(int(c) for c in coeffs), 2**shift) < exact
         with pytest.raises(ArithmeticError, match="steps"):
-            kov15_sums._poly(FAST, coeffs, shift, top - low, FAST.one)
-        coeffs, shift = kov15_sums._coefficients(FAST, k, top, low, high, 0.0)
-        (value,) = kov15_sums._poly(FAST, coeffs, shift, top - low, FAST.one)
+            kov15_sums._poly(FAST, Coefficients(coeffs, shift, top - low), FAST.one)
+        coef = kov15_sums._coefficients(FAST, k, top, low, high)
+        assert coef.steps == top - low
+        (value,) = kov15_sums._poly(FAST, coef, FAST.one)
         enc = endpoints(value)
         assert frac(enc.lo) <= exact <= frac(enc.hi)
 
@@ -187,3 +188,101 @@ def test_the_last_piece_in_integers_is_the_ceiling_of_the_rationals(
     assert got["last_gap"] == (k - 2 * last) * eps - eps_g
     if eps > 0:
         assert 0 < got["last_gap"] <= 2 * eps
+
+
+@pytest.mark.parametrize(("k", "top", "low", "high"), [
+    (10**4, 4755, 4088, 4755),      # the bench's window: down only
+    (4000, 1700, 1500, 1999),       # both sides
+    (400, 19, 0, 190),              # up only, far
+    (301, 150, 150, 150),           # one term
+])
+def test_the_least_coefficient_gets_its_bits(k: int, top: int, low: int, high: int) -> None:
+    """``C_low`` (``C_top`` when ``low = top``) has at least ``prec + bits(n + 1) + 8`` bits
+    (``n`` the longer side), from the float estimate of ``log2(1 / c_low)`` in one call."""
+    calls: list[int] = []
+    real = kov15_sums._ratios
+
+    def spy(*args: object) -> list[object]:
+        calls.append(0)
+        return real(*args)  # type: ignore[arg-type]
+
+    n = max(top - low, high - top)
+    with working(FAST):
+        kov15_sums._ratios = spy  # type: ignore[assignment]
+        try:
+            coef = kov15_sums._coefficients(FAST, k, top, low, high)
+        finally:
+            kov15_sums._ratios = real
+        goal = FAST.prec + (n + 1).bit_length() + 8
+    assert len(calls) == 1 and coef.steps == n
+    assert int(coef.ints[-1]).bit_length() - 1 >= goal
+    assert int(coef.ints[high - top]) == 2**coef.shift
+
+
+def test_a_short_estimate_is_made_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the estimate of ``log2(1 / c_low)`` taken as 0 (every ``lgamma`` 0), the first
+    shift leaves ``C_low`` short (at 222 bits the floors leave little of it); each further
+    call adds the bits missing, until ``C_low`` has at least its ``prec + bits(n + 1) + 8``
+    bits, and not more than two beyond."""
+    k, top, low, high = 4000, 1700, 1300, 1700
+    calls: list[int] = []
+    real = kov15_sums._ratios
+
+    def spy(ctx: object, k: int, top: int, low: int, high: int, shift: int) -> list[object]:
+        calls.append(shift)
+        return real(ctx, k, top, low, high, shift)
+
+    monkeypatch.setattr(kov15_sums, "_ratios", spy)
+    monkeypatch.setattr(kov15_sums.math, "lgamma", lambda v: 0.0)
+    with working(FAST):
+        coef = kov15_sums._coefficients(FAST, k, top, low, high)
+        goal = FAST.prec + (top - low + 1).bit_length() + 8
+    assert len(calls) >= 2 and calls[0] == goal + 2 and calls[-1] == coef.shift
+    assert calls == sorted(set(calls))
+    assert goal <= int(coef.ints[-1]).bit_length() - 1 <= goal + 2
+
+
+def test_the_widening_holds_what_the_floors_lost() -> None:
+    """At a precision where Arb adds nothing (an exact point, integers far shorter than
+    the precision), the enclosure of the least coefficient alone, ``C_low 2^-shift [1,
+    1 + 4 n 2^-t]``, holds the exact ``c_low`` (which the floors put above ``C_low 2^-shift``;
+    near k/2 each step loses about half a unit); the guard refuses ``4 n > 2^(t-1)``
+    exactly."""
+    k, top, low, high, shift = 2001, 1000, 800, 1000, 120
+    with working(FAST):
+        c_low = kov15_sums._ratios(FAST, k, top, low, high, shift)[-1]
+        exact = F(math.comb(k, low), math.comb(k, top))
+        assert F(int(c_low), 2**shift) < exact
+        old = FAST.prec
+        FAST.prec = 4000
+        try:
+            (value,) = kov15_sums._poly(FAST, Coefficients([c_low], shift, top - low),
+                                        FAST.one)
+            lo, hi = frac(endpoints(value).lo), frac(endpoints(value).hi)
+            t = int(c_low).bit_length() - 1
+            assert lo <= exact <= hi
+            assert hi - lo <= F(int(c_low), 2**shift) * 5 * (top - low) / 2**t  # 4 n 2^-t
+            (value,) = kov15_sums._poly(FAST, Coefficients([2**10], 0, 2**7),  # 4 n = 2^(t-1)
+                                        FAST.one)
+            assert 2**10 + 2**7 * 4 <= frac(endpoints(value).hi) <= 2**10 + 2**7 * 4 + 1
+            with pytest.raises(ArithmeticError):
+                kov15_sums._poly(FAST, Coefficients([2**10], 0, 2**7 + 1), FAST.one)
+        finally:
+            FAST.prec = old
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_the_walk_is_exact_next_to_a_piece_s_end(monkeypatch: pytest.MonkeyPatch,
+                                                  side: int) -> None:
+    """A target a part in 10^9 above or below ``D_(m+1)`` (every term in arb), walked in
+    blocks of 7 pieces (what each block carries to the next, 70 times): the piece on the
+    right side of that end."""
+    monkeypatch.setattr(kov15_sums, "_BLOCK", 7)
+    eps, k = F(1, 100), 30000
+    with mp.workdps(30):
+        m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, F(1, 10**6)))
+    end = frac(endpoints(_arb_d(eps, k, m + 1)).mid)     # D_(m+1) to 400 bits
+    target = end * (1 + side * F(1, 10**9))
+    with mp.workdps(30):
+        got = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, target))
+    assert got == (m + 1 if side > 0 else m)

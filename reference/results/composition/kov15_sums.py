@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from mpmath import mp
 
@@ -162,15 +162,15 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     w_top = exp(ctx, log_binomial(ctx, k, top) - k * log1p(ctx, ratio) - top * eps)
     s_top = exp(ctx, -2 * (m - top) * eps)
     while True:
-        coeffs, shift = _coefficients(ctx, k, top, low, high, x)
-        steps = max(top - low, high - top)
-        at_grow, at_ratio = _poly(ctx, coeffs, shift, steps, grow, ratio)
+        coef = _coefficients(ctx, k, top, low, high)
+        at_grow, at_ratio = _poly(ctx, coef, grow, ratio)
         weights = w_top * ratio ** (high - top) * at_grow
         t_sum = w_top * s_top * grow ** (high - top) * at_ratio
         d_sum = weights - t_sum if m > 0 else ctx.zero
         if low == 0 and high == m:      # every term summed
             break
-        c_low, c_high = (_poly(ctx, [c], shift, steps, ctx.one)[0] for c in (coeffs[-1], coeffs[0]))
+        c_low, c_high = (_poly(ctx, coef._replace(ints=[c]), ctx.one)[0]
+                         for c in (coef.ints[-1], coef.ints[0]))
         rest = _rest(ctx, k, m, low, high, w_top * c_low * grow ** (top - low),
                      w_top * c_high * ratio ** (high - top), ratio, grow)
         if rest is not None and rest <= mp.ldexp(endpoints(d_sum).lo, -bits):
@@ -184,8 +184,17 @@ def piece_sums(ctx: Ctx, eps: MPF, k: int, m: int, bits: int) -> tuple[MPF, MPF]
     return d_sum, t_sum
 
 
-def _coefficients(ctx: Ctx, k: int, top: int, low: int, high: int,
-                  x: float) -> tuple[list[Any], int]:
+class Coefficients(NamedTuple):
+    """Integers ``C_i`` for ``c_i``, the coefficients of a window's polynomial (constant
+    first), with ``X_i - n (1 + X_i 2^-shift) <= C_i <= X_i``, ``X_i = c_i 2^shift``, ``n =
+    steps`` (:func:`_ratios`)."""
+
+    ints: list[Any]
+    shift: int
+    steps: int
+
+
+def _coefficients(ctx: Ctx, k: int, top: int, low: int, high: int) -> Coefficients:
     """:func:`_ratios` with a ``shift`` large enough that the least coefficient, ``C_low``
     (``C_top = 2^shift`` when ``low = top``), has at least ``prec + bits(n + 1) + 8`` bits,
     ``n = max(top - low, high - top)``: each coefficient then carries a relative error below
@@ -200,22 +209,22 @@ def _coefficients(ctx: Ctx, k: int, top: int, low: int, high: int,
         coeffs = _ratios(ctx, k, top, low, high, shift)
         missing = goal - (int(coeffs[-1]).bit_length() - 1 if low < top else shift)
         if missing <= 0:
-            return coeffs, shift
+            return Coefficients(coeffs, shift, steps)
         shift += missing
 
 
-def _poly(ctx: Ctx, coeffs: list[Any], shift: int, steps: int, *points: MPF) -> list[MPF]:
-    """``P(x) = sum c_i x^i`` at each of the (positive) ``points``, from integers ``C_i``
-    with ``X_i - n (1 + X_i 2^-shift) <= C_i <= X_i``, ``X_i = c_i 2^shift``, ``n = steps``
-    (:func:`_ratios`): the integer polynomial by Arb in C on balls (flint's ``fmpz_poly``),
-    by Horner's rule in ``mp``/``iv``; in an interval context times ``2^-shift [1, 1 +
-    4 n 2^-t]`` with ``2^t <= min C_i`` (an end of the list: the coefficients rise to
-    ``C_top`` and fall from it).
+def _poly(ctx: Ctx, coef: Coefficients, *points: MPF) -> list[MPF]:
+    """``P(x) = sum c_i x^i`` at each of the (positive) ``points``, from the integers of
+    ``coef`` (:class:`Coefficients`): the integer polynomial by Arb in C on balls (flint's
+    ``fmpz_poly``), by Horner's rule in ``mp``/``iv``; in an interval context times
+    ``2^-shift [1, 1 + 4 n 2^-t]`` with ``2^t <= min C_i`` (an end of the list: the
+    coefficients rise to ``C_top`` and fall from it).
 
     Why: ``X_i >= C_i >= 2^t``, so ``X_i - C_i <= n X_i (2^-t + 2^-shift) <= rho X_i`` with
     ``rho = 2 n 2^-t`` (``t <= shift``: ``C_top = 2^shift``), hence ``C_i <= X_i <= C_i /
     (1 - rho) <= C_i (1 + 2 rho)`` for ``rho <= 1/2``; with positive ``x`` the same factor
     bounds the whole sum."""
+    coeffs, shift, steps = coef
     if hasattr(ctx, "int_poly_evals"):
         values = list(ctx.int_poly_evals(coeffs, points))
     else:
