@@ -17,8 +17,10 @@ inverse's solver and the evaluations of its certificate share one computation
 The sums run outward from the largest weight: ``w_j = w_top c_j e^((top-j) eps)`` with the
 rational ``c_j = C(k, j) / C(k, top)``, so with ``P(x) = sum_j c_j x^(high-j)`` over the
 terms summed, ``sum w_j`` and ``sum w_j e^(-2(m-j) eps)`` are one polynomial evaluated at
-``e^eps`` and at ``e^-eps``, times powers of ``e^eps`` (Arb evaluates it in C on balls;
-Horner's rule in ``mp``/``iv``).  Each side stops
+``e^eps`` and at ``e^-eps``, times powers of ``e^eps``: its coefficients as integers
+``c_j 2^shift`` rounded down, with a proved bound on what the rounding lost
+(:func:`_ratios`, :func:`_poly`), evaluated by flint's integer polynomial in C on balls
+(Horner's rule in ``mp``/``iv``).  Each side stops
 where the geometric bound on what is left out (the ratio of consecutive weights only falls
 going outward) is below ``2^-bits`` of ``D_m``; floats choose where, an interval context
 checks the bound and adds it as ``[0, bound]``.
