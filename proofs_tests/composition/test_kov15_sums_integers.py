@@ -1,4 +1,4 @@
-"""The integer coefficients of KOV15 Theorem 3.3's sums, and the float walk in numpy.
+"""The integer coefficients of KOV15 Theorem 3.3's sums, and the float walk to the root's piece.
 
 :func:`kov15_sums._ratios` computes ``c_j = C(k, j) / C(k, top)`` times ``2^shift`` rounded
 down step by step; :func:`kov15_sums._poly` evaluates the integer polynomial and, in an
@@ -133,21 +133,17 @@ def _arb_d(eps: Fraction, k: int, m: int) -> Fraction:
 
 @covers("KOV15:Thm3.3")
 @pytest.mark.parametrize(("eps", "k", "target"), [
-    (F(1, 100), 30000, F(1, 10**6)),    # a long walk: about 500 pieces in one block
+    (F(1, 100), 30000, F(1, 10**6)),    # a long walk: about 500 pieces
     (F(1, 10), 20000, F(1, 10**8)),
-    (F(3), 3000, F(1, 10**9)),          # blocks of 234 pieces (e^700 / e^(3 i))
-    (F(5), 10**5, F(1, 10**6)),         # two blocks: the a_j span e^700 within 70 pieces
-    (F(2), 20000, F(1, 10**9)),         # two blocks
-    (F(300), 40, F(1, 10**30)),         # blocks of 3
-    (F(800), 30, F(1, 10**300)),        # blocks of one piece
+    (F(3), 3000, F(1, 10**9)),
+    (F(5), 10**5, F(1, 10**6)),
+    (F(2), 20000, F(1, 10**9)),
+    (F(300), 40, F(1, 10**30)),         # the weights fall by e^-300 a piece
+    (F(800), 30, F(1, 10**300)),
+    (F(1, 10), 7, F(1, 10**3)),         # odd k: the last piece's factor is 1 - e^-eps
 ])
-@pytest.mark.parametrize("block", [4096, 7])
-def test_the_numpy_walk_finds_the_root_s_piece(monkeypatch: pytest.MonkeyPatch, eps: Fraction,
-                                               k: int, target: Fraction, block: int) -> None:
-    """``D_m < t <= D_(m+1)`` (every term in arb) for the piece found, also where the
-    blocks are short (a large eps; or 7 pieces a block: what each block carries to the
-    next) and where the walk is long."""
-    monkeypatch.setattr(kov15_sums, "_BLOCK", block)
+def test_the_walk_finds_the_root_s_piece(eps: Fraction, k: int, target: Fraction) -> None:
+    """``D_m < t <= D_(m+1)`` (every term in arb) for the piece found."""
     with mp.workdps(30):
         m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, target))
     last = (k + 1) // 2 - 1
@@ -166,8 +162,8 @@ def test_flint_integers_on_balls() -> None:
 
 @pytest.mark.parametrize("eps", [F(1, 10**320), F(10**-311), F(1, 2**1074)])
 def test_the_walk_takes_a_subnormal_eps(eps: Fraction) -> None:
-    """An eps whose float is subnormal (or 0): no block length from ``700 / x`` (that
-    overflowed), the root's piece still found (the inverse returns its certificate)."""
+    """An eps whose float is subnormal (or 0): the walk's floats stay finite (a block
+    length of ``700 / x`` once overflowed there), and the inverse returns its certificate."""
     with mp.workdps(30):
         kov15_sums.float_piece(3, to_ctx(mp, eps), to_ctx(mp, F(1, 2)))
     cert = optimal_epsilon(eps=eps, k=1, delta_g=F(1, 2))
@@ -272,12 +268,9 @@ def test_the_widening_holds_what_the_floors_lost() -> None:
 
 
 @pytest.mark.parametrize("side", [-1, 1])
-def test_the_walk_is_exact_next_to_a_piece_s_end(monkeypatch: pytest.MonkeyPatch,
-                                                  side: int) -> None:
-    """A target a part in 10^9 above or below ``D_(m+1)`` (every term in arb), walked in
-    blocks of 7 pieces (what each block carries to the next, 70 times): the piece on the
-    right side of that end."""
-    monkeypatch.setattr(kov15_sums, "_BLOCK", 7)
+def test_the_walk_is_exact_next_to_a_piece_s_end(side: int) -> None:
+    """A target a part in 10^9 above or below ``D_(m+1)`` (every term in arb), after a walk
+    of about 500 pieces: the piece on the right side of that end."""
     eps, k = F(1, 100), 30000
     with mp.workdps(30):
         m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, F(1, 10**6)))

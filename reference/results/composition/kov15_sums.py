@@ -39,9 +39,6 @@ from reference.core.numeric import MPF, Ctx, endpoints, exp, is_interval, log1p
 
 #: How many pieces' sums are kept (an inverse uses one or two).
 _KEEP = 8
-#: Pieces per block of :func:`float_piece`'s walk (numpy arrays of this length: each
-#: block costs about 30 us, longer arrays little more).
-_BLOCK = 4096
 _CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
 
 
@@ -95,46 +92,22 @@ def _first_piece(k: int, x: float, log_target: float, bits: int) -> int:
 def float_piece(k: int, eps: MPF, target: MPF) -> int:
     """The piece ``m`` whose interval holds the root of ``delta(eps_g) = target``, in floats
     (a guess; the solver checks it): the first ``m`` with ``D_(m+1) = D_m + (1 - e^(-2 eps))
-    T_m >= target`` (``D_(m+1)`` is the delta at the piece's left end), walking up from
-    :func:`first_piece` with weights relative to its own; the last piece if none.
-
-    The walk runs in numpy, a block of pieces at a time: ``T_m = sum_{j<=m} w_j
-    e^(-2(m-j) eps)`` is ``e^(-2 m eps)`` times a running sum of ``a_j = w_j e^(2 j eps)``,
-    which rise with ``j`` below ``k/2`` (``a_(j+1) / a_j = (k-j) e^eps / (j+1)``), summed in
-    logarithms relative to the block's largest; a block ends before its ``a_j`` span
-    ``e^700`` (no term lost to underflow); ``D_(m+1) = D_start + (1 - e^(-2 eps)) sum_{j<=m}
-    T_j`` has no cancellation."""
-    import numpy as np  # here: numpy loads in about 0.1 s, on the first inverse
-
+    T_m >= target`` (``D_(m+1)`` is the delta at the piece's left end; at ``m = (k-1)/2``,
+    odd ``k``, the factor is ``1 - e^-eps``), walking up from :func:`first_piece` with
+    weights relative to its own; the last piece if none.  (A loop in floats: numpy would
+    take the walk in blocks, but the results import no numpy.)"""
     last = (k + 1) // 2 - 1
     x, ends = float(endpoints(eps).lo), endpoints(target)
-    if not ends.lo > 0:
-        start = 0
-    else:
-        start = _first_piece(k, x, float(mp.log(ends.lo)), 40)
+    start = _first_piece(k, x, float(mp.log(ends.lo)), 40) if ends.lo > 0 else 0
     goal = math.exp(min(float(mp.log(ends.mid)) - log_weight(k, start, x), 700.0))
-    shrink, rise = math.exp(-2 * x), -math.expm1(-2 * x)
-    log_w, t_prev, d_sum, m0 = 0.0, 0.0, 0.0, start   # log w_m0 / w_start, T_(m0-1), D_m0
-    cap = _BLOCK if x * _BLOCK <= 700 else int(700 / x) + 1    # (x may be subnormal)
-    while m0 <= last:
-        n = min(cap, last + 1 - m0)
-        j = np.arange(m0, m0 + n, dtype=np.float64)
-        steps = np.log((k - j[:-1]) / (j[:-1] + 1)) - x        # log w_(j+1) / w_j
-        lw = log_w + np.concatenate(([0.0], np.cumsum(steps)))
-        i = j - m0
-        la = lw + 2 * x * i                                     # log a_j, rising
-        n = max(1, int(np.searchsorted(la, la[0] + 700, side="right")))
-        j, i, lw, la = j[:n], i[:n], lw[:n], la[:n]
-        with np.errstate(over="ignore", under="ignore"):
-            part = np.exp(la[-1] - 2 * x * i + np.log(np.cumsum(np.exp(la - la[-1]))))
-            t = shrink ** (i + 1) * t_prev + part                              # T_j
-            d = d_sum + rise * np.concatenate(([0.0], np.cumsum(t[:-1])))     # D_j
-            left = d - np.expm1(-x * np.minimum(2, k - 2 * j)) * t             # D_(j+1)
-        hit = np.flatnonzero(left >= goal)
-        if hit.size:
-            return m0 + int(hit[0])
-        log_w = float(lw[-1]) + math.log((k - j[-1]) / (j[-1] + 1)) - x
-        t_prev, d_sum, m0 = float(t[-1]), float(d[-1] + rise * t[-1]), m0 + n
+    shrink, rise, ratio = math.exp(-2 * x), -math.expm1(-2 * x), math.exp(-x)
+    weight, d_sum, t_sum = 1.0, 0.0, 0.0
+    for m in range(start, last):        # k - 2m >= 2 below the last piece
+        t_sum = t_sum * shrink + weight
+        d_sum += rise * t_sum           # D_(m+1)
+        if d_sum >= goal:
+            return m
+        weight *= (k - m) * ratio / (m + 1)
     return last
 
 
