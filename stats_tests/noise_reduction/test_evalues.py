@@ -27,7 +27,7 @@ from reference.sim.adversaries import NP
 from reference.sim.brownian_paths import backward_paths, first_true
 from reference.sim.mean_check import check_mean, mean_margin, mean_power
 from reference.sim.stats import ALPHA, check_rate, rejection_probability, rng
-from stats_tests.mutants import mutant
+from stats_tests.mutants import line_in, mutant
 
 CAP, N = 20.0, 200_000
 GRID = np.geomspace(10, 0.01, 300)
@@ -260,7 +260,8 @@ def test_power_mutant_theorem5_drift_constant() -> None:
     assert float(stats.norm.sf((bound - v / 2) / math.sqrt(v))) == pytest.approx(5.58e-4,
                                                                                 rel=1e-2)
     assert not check_rate(loss >= bound, None, delta).rejected
-    wrong = float(mutant(EVALUES, "v / 2", "v / 3", line=136).composed_expost(
+    site = line_in(EVALUES, "composed_expost", "return v / 2")    # follows the code
+    wrong = float(mutant(EVALUES, "v / 2", "v / 3", line=site).composed_expost(
         t=[1 / v], gamma=1, delta=delta))
     assert wrong == pytest.approx(bound - v / 6, rel=1e-12)
     p_true = float(stats.norm.sf((wrong - v / 2) / math.sqrt(v)))
