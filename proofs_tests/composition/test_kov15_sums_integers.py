@@ -268,12 +268,18 @@ def test_the_widening_holds_what_the_floors_lost() -> None:
 
 
 @pytest.mark.parametrize("side", [-1, 1])
-def test_the_walk_is_exact_next_to_a_piece_s_end(side: int) -> None:
-    """A target a part in 10^9 above or below ``D_(m+1)`` (every term in arb), after a walk
-    of about 500 pieces: the piece on the right side of that end."""
-    eps, k = F(1, 100), 30000
-    with mp.workdps(30):
-        m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, F(1, 10**6)))
+@pytest.mark.parametrize(("eps", "k", "m"), [
+    (F(1, 100), 30000, None),   # after a walk of about 500 pieces from a negligible start
+    (F(1), 50, 0),              # from w_0 itself (the first piece is not negligible)
+])
+def test_the_walk_is_exact_next_to_a_piece_s_end(side: int, eps: Fraction, k: int,
+                                                  m: int | None) -> None:
+    """A target a part in 10^9 above or below ``D_(m+1)`` (every term in arb): the piece on
+    the right side of that end (at m = 0 the walk's sums start from nothing: a start weight
+    more in ``D`` or ``T`` would take piece 0 for the target above ``D_1``)."""
+    if m is None:
+        with mp.workdps(30):
+            m = kov15_sums.float_piece(k, to_ctx(mp, eps), to_ctx(mp, F(1, 10**6)))
     end = frac(endpoints(_arb_d(eps, k, m + 1)).mid)     # D_(m+1) to 400 bits
     target = end * (1 + side * F(1, 10**9))
     with mp.workdps(30):
