@@ -279,3 +279,20 @@ def test_the_float_shortcut_decides_as_the_bracket(
         assert outcome() == fast
     finally:
         base._far_inside = real
+
+
+@pytest.mark.parametrize("scale", [F(103, 5) / 2**1074, F(1, 10**320), F(1, 10**310)])
+def test_subnormal_masses_are_decided_exactly(scale: Fraction) -> None:
+    """Masses whose doubles are subnormal (a few significant bits): a ratio 10^-5 above
+    ``e^eps`` is refused, as exact rationals say, though the doubles may put it inside (at
+    20.6 units of 2^-1074 the doubles are 21 and 34 units: ratio 1.619 < e^(1/2)); the
+    same ratio 10^-5 below passes."""
+    eps = F(1, 2)
+    a, _ = exp_ends(eps)
+    for r, refused in ((a * (1 + F(1, 10**5)), True), (a * (1 - F(1, 10**5)), False)):
+        P, Q = [scale, 1 - scale], [scale * r, 1 - scale * r]
+        if refused:
+            with pytest.raises(DomainError):
+                require_pure_pair(P, Q, eps, "Q", "w")
+        else:
+            require_pure_pair(P, Q, eps, "Q", "w")
