@@ -7,6 +7,8 @@ each path returns.
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from collections import namedtuple
 from fractions import Fraction
 from typing import Any
@@ -317,3 +319,22 @@ def test_a_nested_output_stays_on_balls_unless_a_part_is_unbounded() -> None:
     first, second = far.parts
     assert 0 < first.lo <= first.hi and mp.isfinite(second.hi)
     assert second.lo <= mp.ldexp(first.hi, 1) and mp.ldexp(first.lo, 1) <= second.hi
+
+
+def test_the_balls_load_on_a_first_plain_value_in_a_fresh_interpreter() -> None:
+    """``import reference`` leaves python-flint unloaded; the first result on balls loads
+    the balls context (and the next call reads it back): in a fresh interpreter both give
+    the value, a plain call and a certified one (``LEC11:AdvComp`` at k = 10, eps = 1/10,
+    delta' = 1e-6, also against ``mp`` without the balls)."""
+    code = ("import sys, dataclasses, mpmath; import reference; from reference.results import get\n"
+            "assert 'reference.core.fastballs' not in sys.modules\n"
+            "r = get('LEC11:AdvComp'); a = r(eps='0.1', k=10, delta_prime='1e-6')\n"
+            "assert 'reference.core.fastballs' in sys.modules\n"
+            "b = r(eps='0.1', k=10, delta_prime='1e-6')\n"
+            "c = dataclasses.replace(r, balls=False)(eps='0.1', k=10, delta_prime='1e-6')\n"
+            "assert a == b and all(abs(x - y) <= abs(y) * mpmath.mpf(2) ** -150 "
+            "for x, y in zip(a, c)), (a, c)\n"
+            "print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
