@@ -41,10 +41,10 @@ from reference.results.composition.kov15_sums import float_piece, piece_sums
 #: from the largest weight until the rest is below the working precision (about
 #: ``sqrt(k bits)`` terms, not ``k/2``; :mod:`kov15_sums`), certified on Arb's balls, and an
 #: inverse's solver and certificate share that one computation.  Measured at 50 digits,
-#: 2 cores, eps = 0.01, nothing kept from an earlier call: the certified forward near
-#: delta = 1e-6 takes 1.7 ms at k = 10**5, 5.6 ms at 10**6, 18 ms at 10**7, and the certified
-#: inverse at delta_g = 1e-6 2.4 ms, 6.6 ms, 18-20 ms (29 ms at eps = 1e-6, 0.16 s at
-#: delta_g = 0.999999, where the answer lies far above the largest term).
+#: 2 cores, eps = 0.01, nothing kept from an earlier call (2026-11-29): the certified
+#: forward near delta = 1e-6 takes 1.0 ms at k = 10**5, 2.6 ms at 10**6, 8.4 ms at 10**7,
+#: and the certified inverse at delta_g = 1e-6 1.5 ms, 3.5 ms, 10 ms (12 ms at eps = 1e-6,
+#: 0.1 s at delta_g = 0.999999, where the answer lies far above the largest term).
 MAX_ROUNDS = 10**7
 #: Largest size in bits of ``prod (1-delta_i)^powers`` computed exactly to decide a tie.
 _EXACT_BITS = 2 * 10**6
@@ -138,7 +138,7 @@ def _prepare(values: Mapping[str, Any], where: str) -> dict[str, Any]:
               "them the same hockey-stick sum (LEC11 N22 'exact structure', "
               "RRUV16 Thm 2.10 checked against it) is the exact answer. The sum runs outward "
               "from its largest term with a bound on the rest (about sqrt(k bits) terms); k "
-              "is limited to 10**7 for time (0.02 s certified there, on Arb's balls).")
+              "is limited to 10**7 for time (0.01 s certified there, on Arb's balls).")
 def optimal_delta(ctx: Ctx, eps: MPF, k: int, eps_g: MPF, delta: MPF, keep: MPF, last: int,
                   last_gap: MPF) -> MPF:
     """Smallest ``delta_g`` with k-fold (eps, delta)-DP composition (eps_g, delta_g)-DP.
