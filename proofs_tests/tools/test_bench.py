@@ -50,7 +50,8 @@ def test_quick_bench_json_shape() -> None:
         for run in pld["runs"]:
             if "relative_error" in run:
                 assert abs(run["relative_error"]) < 1e-6
-    assert data["target"]["met"] in (True, False, None) and data["target"]["note"]
+    # the target is at k = 10^4: a quick run reports its ratio and does not judge it
+    assert data["target"]["met"] is None and data["target"]["note"].startswith("quick run")
 
 
 def test_bench_table_mentions_target() -> None:
