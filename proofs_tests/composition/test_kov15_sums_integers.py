@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from mpmath import iv, mp
 
 from proofs_tests.arb_support import arb_q, frac
+from proofs_tests.composition.test_kov15_sums_window import spy_ratios
 from reference.core.fastballs import FAST
 from reference.core.numeric import endpoints, to_ctx, working
 from reference.results import covers
@@ -117,7 +118,8 @@ def test_the_widening_is_needed_and_named() -> None:
 def _arb_d(eps: Fraction, k: int, m: int) -> Fraction:
     """An upper end of ``D_m = sum_{j<=m} w_j (1 - e^(-2(m-j) eps))`` summed over every term
     in arb at 400 bits, the weights from ``w_0 = p^k`` by their exact ratios ``(k-j)
-    e^-eps / (j+1)`` (every term positive)."""
+    e^-eps / (j+1)`` (every term positive; ``test_kov15_outward._arb_piece`` sums the same
+    with an exact binomial and powers per term, minutes at k = 30000)."""
     old = flint.ctx.prec
     flint.ctx.prec = 400
     try:
@@ -192,23 +194,14 @@ def test_the_last_piece_in_integers_is_the_ceiling_of_the_rationals(
     (400, 19, 0, 190),              # up only, far
     (301, 150, 150, 150),           # one term
 ])
-def test_the_least_coefficient_gets_its_bits(k: int, top: int, low: int, high: int) -> None:
+def test_the_least_coefficient_gets_its_bits(monkeypatch: pytest.MonkeyPatch, k: int, top: int,
+                                             low: int, high: int) -> None:
     """``C_low`` (``C_top`` when ``low = top``) has at least ``prec + bits(n + 1) + 8`` bits
     (``n`` the longer side), from the float estimate of ``log2(1 / c_low)`` in one call."""
-    calls: list[int] = []
-    real = kov15_sums._ratios
-
-    def spy(*args: object) -> list[object]:
-        calls.append(0)
-        return real(*args)  # type: ignore[arg-type]
-
+    calls = spy_ratios(monkeypatch)
     n = max(top - low, high - top)
     with working(FAST):
-        kov15_sums._ratios = spy  # type: ignore[assignment]
-        try:
-            coef = kov15_sums._coefficients(FAST, k, top, low, high)
-        finally:
-            kov15_sums._ratios = real
+        coef = kov15_sums._coefficients(FAST, k, top, low, high)
         goal = FAST.prec + (n + 1).bit_length() + 8
     assert len(calls) == 1 and coef.steps == n
     assert int(coef.ints[-1]).bit_length() - 1 >= goal

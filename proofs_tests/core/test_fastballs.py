@@ -190,8 +190,8 @@ def test_fsum_adds_exactly_enclosed_terms() -> None:
 
 def test_int_poly_evals_are_exact_integer_polynomials_on_balls() -> None:
     """Python ints and flint's integers as coefficients (the constant first), evaluated at
-    ints, Fractions and balls: each value holds the exact rational, tightly, and is exact
-    where the point is."""
+    ints and Fractions (made balls by ``mpf``): each value holds the exact rational,
+    tightly, and is exact where the point and the polynomial are."""
     with working(FAST):
         coeffs = [3, flint.fmpz(2) ** 300, -5, 7]
         for x in (2, Fraction(1, 3), Fraction(-7, 5)):
