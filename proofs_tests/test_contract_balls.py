@@ -44,7 +44,7 @@ def test_the_fast_results_are_the_ones_documented() -> None:
         "RRUV16:Thm6.5", "RRUV16:fn2-advanced", "RSWR23:Eq2", "RSWR23:Lem2.3", "RSWR23:Lem5.2",
         "RSWR23:Lem6.2", "RSWR23:Thm2", "RSWR23:Thm3", "RSWR23:Thm5", "RSWR23:Thm6",
         "RSWR23:Thm6-printed", "RSWR23:psi", "WRWR22:Cor3.7", "WRWR22:Cor5.2",
-        "WRWR22:Thm3.6-mixture"]
+        "WRWR22:Sec4-Skellam", "WRWR22:Sec4-Skellam-NR", "WRWR22:Thm3.6-mixture"]
     # the docs name each of them: proofs_tests/tools/test_docs_tables.py (the mutation
     # tester's copies hold no docs)
 

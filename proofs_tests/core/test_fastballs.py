@@ -203,6 +203,24 @@ def test_int_poly_evals_are_exact_integer_polynomials_on_balls() -> None:
         assert [arb_ends(v) for v in FAST.int_poly_evals([], [3])] == [(0, 0)]
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 20, 21, 170, 1000, 10_000])
+def test_factorial_holds_the_exact_integer_tightly(n: int) -> None:
+    """``n!`` (math.factorial, exact) inside the ball, which is exact while ``n!`` fits the
+    working precision (``20! < 2^62``) and a few units of it wide beyond."""
+    with working(FAST):
+        lo, hi = arb_ends(FAST.factorial(n))
+        exact = math.factorial(n)
+        assert lo <= exact <= hi and hi - lo <= Fraction(exact, 2 ** (FAST.prec - 4))
+        if n <= 20:
+            assert lo == hi == exact
+
+
+@pytest.mark.parametrize("bad", [-1, 2.0, True, Fraction(3)])
+def test_factorial_refuses_what_is_not_a_natural_int(bad: object) -> None:
+    with pytest.raises(ValueError, match="factorial needs an int n >= 0"):
+        FAST.factorial(bad)  # type: ignore[arg-type]
+
+
 def test_decisions_are_true_only_when_certain() -> None:
     with working(FAST):
         a, b = FAST.mpf((1, 2)), FAST.mpf((mp.mpf(1.5), 3))

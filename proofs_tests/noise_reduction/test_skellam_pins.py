@@ -116,3 +116,42 @@ def test_path_loss_is_tight_at_small_releases() -> None:
     lo, hi = arb_ends(ref)
     assert frac(enc.lo) <= lo and hi <= frac(enc.hi)
     assert frac(enc.hi) - frac(enc.lo) <= Fraction(1, 10**60) * abs(lo)
+
+
+def _first_stop(k: int, prod: Fraction, bits: int) -> int:
+    """The series' stopping rule in exact rationals: the least ``j >= 1`` with ``r_(j-1) <=
+    1/2`` and ``term_j <= 2^-bits (term_0 + ... + term_j)`` (terms relative to term 0)."""
+    term = total = Fraction(1)
+    j = 0
+    while True:
+        ratio = prod / ((j + k + 1) * (j + 1))
+        term *= ratio
+        total += term
+        j += 1
+        if ratio <= Fraction(1, 2) and term * 2**bits <= total:
+            return j
+
+
+@covers("WRWR22:Sec4-Skellam")
+@pytest.mark.parametrize(("k", "prod", "bits"), [
+    (0, Fraction(6, 5), 186), (1, Fraction(12, 5), 206), (0, Fraction(1), 60),
+    (3, Fraction(1000), 206), (40, Fraction(7, 3), 100), (0, Fraction(1, 10**30), 206),
+    (0, Fraction(250000), 206), (10**4, Fraction(1), 206)])
+def test_the_float_estimate_of_the_series_length_is_the_exact_rule_within_one(
+        k: int, prod: Fraction, bits: int) -> None:
+    """The estimate the series sums to without checks (floats, in logarithms) is the exact
+    rule's length or one from it: an estimate that stops early costs checks, one that
+    overshoots costs terms (the rule itself is checked afterwards on the numbers)."""
+    exact = _first_stop(k, prod, bits)
+    assert abs(skellam._terms_needed(k, float(prod), bits) - exact) <= 1
+
+
+@covers("WRWR22:Sec4-Skellam")
+def test_pmf_at_means_next_to_zero_is_enclosed() -> None:
+    """Means ``t lam`` of 1e-300 and 2^-1074 (a double underflows their product, the
+    estimate takes one term): P[X = 2] = e^(-m1-m2) m1^2/2 (1 + m1 m2/3 + ...) inside the
+    enclosure, by the Bessel form in arb."""
+    for t in (Fraction(1, 10**300), Fraction(1, 2**1074)):
+        m = flint.arb(flint.fmpq(t.numerator, t.denominator))
+        ref = (-2 * m).exp() * (2 * m).bessel_i(2)
+        _assert_tight(skellam_pmf.certified(k=2, t=t, lam1=1, lam2=1), ref)

@@ -192,6 +192,12 @@ class FastBalls:
     def sqrt(self, x: Arb) -> Arb:
         return self._defined(self.mpf(x).sqrt(), "sqrt", x)
 
+    def factorial(self, n: int) -> Arb:
+        """``n!`` for an int ``n >= 0`` (Arb's ``fac_ui``: exact while it fits the precision)."""
+        if type(n) is not int or n < 0:
+            raise ValueError(f"factorial needs an int n >= 0, got {n!r}")
+        return arb.fac_ui(n)
+
     def loggamma(self, x: Arb) -> Arb:
         return self._defined(self.mpf(x).lgamma(), "loggamma", x)
 

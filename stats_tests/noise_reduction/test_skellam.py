@@ -23,7 +23,9 @@ from reference.sim.stats import (
     law_power,
     rng,
 )
-from stats_tests.mutants import mutant
+from stats_tests.mutants import line_in, mutant
+
+SKELLAM = "reference.results.noise_reduction.skellam"
 
 N = 100_000
 
@@ -107,8 +109,8 @@ def test_power_mutant_skellam_mean() -> None:
     assert abs(right.pmf.sum() - 1) < 1e-12
     assert np.max(np.abs(right.pmf - stats.skellam.pmf(KS, 3.0, 1.6))) < 1e-12
     assert not integer_law(x, right, ALPHA / 6).rejected  # type: ignore[arg-type]
-    wrong = LibraryLaw(mutant("reference.results.noise_reduction.skellam", "t * lam1",
-                              "t / lam1", line=112), 2, 1.5, 0.8)
+    site = line_in(SKELLAM, "skellam_pmf", "t * lam1")
+    wrong = LibraryLaw(mutant(SKELLAM, "t * lam1", "t / lam1", line=site), 2, 1.5, 0.8)
     distance = float(np.max(np.abs(np.cumsum(wrong.pmf) - np.cumsum(right.pmf))))
     assert distance == pytest.approx(0.3410, abs=1e-4)
     assert np.max(np.abs(wrong.pmf - stats.skellam.pmf(KS, 4 / 3, 1.6))) < 1e-12

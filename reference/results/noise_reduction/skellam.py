@@ -21,17 +21,27 @@ Sampler :func:`reference.sim.skellam_paths.skellam_paths`: backwards,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-from mpmath import iv, mp
+from mpmath import mp
 
 from reference.core.errata import Check, Kind, erratum
 from reference.core.errors import DomainError
 from reference.core.model import result
-from reference.core.numeric import MPF, Ctx, endpoints, exp, extra_bits, log, to_ctx
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    endpoints,
+    exp,
+    extra_bits,
+    is_interval,
+    log,
+    to_ctx,
+)
 from reference.core.params import (
     Param,
     all_of,
@@ -50,25 +60,46 @@ def _hi(x: MPF) -> MPF:
     return endpoints(x).hi
 
 
+def _terms_needed(k: int, prod: float, bits: int) -> int:
+    """How many terms after the first :func:`_series` takes, estimated in floats (logarithms:
+    the terms reach ``e^2000``): until the ratio is at most ``1/2`` and the term at most
+    ``2^-bits`` of the sum.  An estimate only: the series checks its stopping rule itself."""
+    need, log_term, log_total, j = bits * math.log(2), 0.0, 0.0, 0
+    while True:
+        ratio = prod / ((j + k + 1) * (j + 1))
+        j += 1
+        if ratio == 0:          # below the doubles' range: the next term is negligible
+            return j
+        log_term += math.log(ratio)
+        log_total = max(log_total, log_term) + math.log1p(math.exp(-abs(log_total - log_term)))
+        if ratio <= 0.5 and log_term <= log_total - need:
+            return j
+
+
 def _series(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
-    """``sum_j m1^(j+k) m2^j / ((j+k)! j!)`` for ``k >= 0``; in ``iv`` with a rigorous tail.
+    """``sum_j m1^(j+k) m2^j / ((j+k)! j!)`` for ``k >= 0``; enclosing (``iv``, balls) with a
+    rigorous tail.
 
     Successive terms have ratio ``r_j = m1 m2 / ((j+k+1)(j+1))``, decreasing in ``j``; once
-    ``r_j <= 1/2`` the tail after term ``j`` is at most term ``j`` itself.
+    ``r_j <= 1/2`` the tail after term ``j`` is at most term ``j`` itself.  The terms are
+    summed without a check up to the float estimate :func:`_terms_needed` (a check reads a
+    ball's ends: ten times a term's cost), then one at a time until the rule holds.
     """
+    prod = m1 * m2
     term = m1**k / ctx.factorial(k)
     total = term
     j = 0
     eps = mp.mpf(2) ** (-(ctx.prec + 20))
-    while True:
-        ratio = m1 * m2 / ((j + k + 1) * (j + 1))
-        term = term * ratio
+    for _ in range(_terms_needed(k, float(_hi(prod)), ctx.prec + 20)):
+        term = term * prod / ((j + k + 1) * (j + 1))
         total += term
         j += 1
-        if _hi(ratio) <= 0.5 and _hi(term) <= eps * endpoints(total).lo:
-            break
-    if ctx is iv:
-        total += iv.mpf((0, _hi(term)))
+    while not (_hi(prod) <= 0.5 * (j + k) * j and _hi(term) <= eps * endpoints(total).lo):
+        term = term * prod / ((j + k + 1) * (j + 1))
+        total += term
+        j += 1
+    if is_interval(ctx):
+        total += ctx.mpf((0, _hi(term)))
     return total
 
 
@@ -97,7 +128,7 @@ _LAMS = [positive("lam1", "1.5", "rate of P_1"), positive("lam2", "0.8", "rate o
         params=[Param("k", "int", lo=Fraction(-MAX_K), hi=Fraction(MAX_K), example="1",
                       doc="integer value"),
                 positive("t", "2", "time"), *_LAMS],
-        precondition=lambda v, w: _means(v, w, v["t"]), probabilistic=True,
+        precondition=lambda v, w: _means(v, w, v["t"]), probabilistic=True, balls=True,
         notes="The text says the Poisson variables are 'independent Laplace random variables' "
               "(erratum WRWR22:Sec4-Skellam-wording).")
 def skellam_pmf(ctx: Ctx, k: int, t: MPF, lam1: MPF, lam2: MPF) -> MPF:
@@ -127,7 +158,7 @@ def _int_path(values: Mapping[str, Any], where: str) -> None:
                 Param("fxp", "int", example="0", doc="f(x') (an integer)"), *_LAMS],
         precondition=all_of(equal_lengths("times", "y"), TIMES_DECREASE,
                             max_length("times", MAX_DIM), _int_path),
-        status="reconstructed", exact_inputs=True,
+        status="reconstructed", exact_inputs=True, balls=True,
         notes="No privacy analysis survives (the appendix is missing); the noise-reduction "
               "identity is derived here (see the proof note). Integer f is required (erratum "
               "WRWR22:Sec4-Skellam-integer).")
