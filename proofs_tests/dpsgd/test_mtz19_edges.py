@@ -12,6 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mpmath import iv, mp
 
 import reference.results.dpsgd.mtz19 as mtz19
@@ -167,3 +169,65 @@ def test_spared_bits_alike_in_floats_and_in_mpmath(sigma: Fraction) -> None:
         with mp.workprec(53):
             mps = mtz19._size_and_condition(ends, mp.mpf("0.371"), i, mpf(j))
         assert all(abs(a - float(b)) <= 1e-9 * abs(a) for a, b in zip(floats, mps, strict=True))
+
+
+_FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@covers("MTZ19:rdp")
+@given(x=_FLOATS, y=_FLOATS.filter(lambda v: v != 0))
+def test_ceil_and_mag_of_floats_are_mpmath_s(x: float, y: float) -> None:
+    """The spared bits' float shortcut (``math.ceil``, the exponent of ``math.frexp``) gives
+    what mpmath's ``ceil`` and ``mag`` give, drawn over every finite double: subnormals,
+    integers, powers of two, ``+-1.8e308``; mpmath numbers go to mpmath."""
+    expected = (int(mp.ceil(x)), int(mp.mag(y)))
+    assert mtz19._ceil_and_mag(x, y) == expected
+    assert mtz19._ceil_and_mag(mp.mpf(x), mp.mpf(y)) == expected
+    assert 2 ** (expected[1] - 1) <= abs(Fraction(y)) < 2 ** expected[1]
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize(("x", "y", "ceil", "mag"), [
+    (2.0, 1.0, 2, 1), (-2.5, 0.75, -2, 0), (1e-300, 2.0**-1074, 1, -1073),
+    (-1e-300, -3.0, 0, 2), (2.0**60 + 2.0**8, 1.7976931348623157e308, 2**60 + 2**8, 1024)])
+def test_ceil_and_mag_pinned(x: float, y: float, ceil: int, mag: int) -> None:
+    """By hand: ``mag(1) = 1`` (``2^0 <= 1 < 2^1``), ``mag(2^-1074) = -1073``."""
+    assert mtz19._ceil_and_mag(x, y) == (ceil, mag)
+
+
+@covers("MTZ19:rdp")
+def test_ceil_and_mag_beyond_the_doubles_go_to_mpmath() -> None:
+    """Only two floats take the float route: an mpmath number beyond the doubles' range
+    beside a float (``2^2000``, ``2^-2000``) is handled by mpmath, exactly."""
+    big, tiny = mp.mpf(2) ** 2000, mp.mpf(2) ** -2000
+    assert mtz19._ceil_and_mag(0.5, big) == (1, 2001)
+    assert mtz19._ceil_and_mag(big, 3.0) == (2**2000, 2)
+    assert mtz19._ceil_and_mag(-tiny, tiny) == (0, -1999)
+
+
+@covers("MTZ19:rdp")
+def test_left_tails_run_at_the_term_s_precision_rounded_up_to_32_bits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each left tail is asked at the term's precision rounded up to a multiple of 32 bits
+    (terms of nearby precisions share it), never below the term's; the cached ``z0`` it uses
+    is the one at that precision."""
+    asked: list[tuple[int, int]] = []
+    real = mtz19._left_tail
+
+    def spy(ctx: object, prec: int, q: Fraction, sigma: Fraction, i: int) -> object:
+        asked.append((prec, ctx.prec))  # type: ignore[attr-defined]
+        return real(ctx, prec, q, sigma, i)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mtz19, "_left_tail", spy)
+    certified(sgm_rdp, q="0.01", sigma=1, alpha="20.5")
+    assert len(asked) >= 40
+    assert all(p % 32 == 0 and term <= p < term + 32 for p, term in asked), asked
+    assert len({term for _, term in asked}) > len({p for p, _ in asked}) >= 2
+    mtz19._z0_at.cache_clear()
+    q, one = Fraction(1, 100), Fraction(1)
+    with mp.workprec(96):
+        at_96 = mtz19._z0(mp, q, one)
+    with mp.workprec(53):       # the caller's precision does not matter, the key's does
+        assert mtz19._z0_at(mp, 96, q, one) == at_96 != mtz19._z0(mp, q, one)
+        assert mtz19._z0_at(mp, 96, q, one) == at_96
+    assert mtz19._z0_at.cache_info()[:2] == (1, 1)      # (hits, misses)

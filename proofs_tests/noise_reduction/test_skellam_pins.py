@@ -120,7 +120,9 @@ def test_path_loss_is_tight_at_small_releases() -> None:
 
 def _first_stop(k: int, prod: Fraction, bits: int) -> int:
     """The series' stopping rule in exact rationals: the least ``j >= 1`` with ``r_(j-1) <=
-    1/2`` and ``term_j <= 2^-bits (term_0 + ... + term_j)`` (terms relative to term 0)."""
+    1/2`` and ``term_j <= 2^-bits (term_0 + ... + term_j)`` (terms relative to term 0).
+    Each decision of the rule must be a part in 10^6 clear of its threshold (floats, whose
+    logarithms err by about 1e-13, then decide alike)."""
     term = total = Fraction(1)
     j = 0
     while True:
@@ -128,6 +130,8 @@ def _first_stop(k: int, prod: Fraction, bits: int) -> int:
         term *= ratio
         total += term
         j += 1
+        assert abs(ratio - Fraction(1, 2)) > Fraction(1, 10**6) * ratio
+        assert abs(term * 2**bits - total) > Fraction(1, 10**6) * total
         if ratio <= Fraction(1, 2) and term * 2**bits <= total:
             return j
 
@@ -137,13 +141,34 @@ def _first_stop(k: int, prod: Fraction, bits: int) -> int:
     (0, Fraction(6, 5), 186), (1, Fraction(12, 5), 206), (0, Fraction(1), 60),
     (3, Fraction(1000), 206), (40, Fraction(7, 3), 100), (0, Fraction(1, 10**30), 206),
     (0, Fraction(250000), 206), (10**4, Fraction(1), 206)])
-def test_the_float_estimate_of_the_series_length_is_the_exact_rule_within_one(
+def test_the_float_estimate_of_the_series_length_is_the_exact_rule(
         k: int, prod: Fraction, bits: int) -> None:
     """The estimate the series sums to without checks (floats, in logarithms) is the exact
-    rule's length or one from it: an estimate that stops early costs checks, one that
-    overshoots costs terms (the rule itself is checked afterwards on the numbers)."""
-    exact = _first_stop(k, prod, bits)
-    assert abs(skellam._terms_needed(k, float(prod), bits) - exact) <= 1
+    rule's length where no decision is within float error of its threshold (an estimate
+    that stops early costs checks, one that overshoots costs terms; the rule itself is
+    checked afterwards on the numbers: the next test)."""
+    assert skellam._terms_needed(k, float(prod), bits) == _first_stop(k, prod, bits)
+
+
+@covers("WRWR22:Sec4-Skellam", "WRWR22:Sec4-Skellam-NR")
+@pytest.mark.parametrize("short", [1, 5])
+def test_the_series_checks_its_rule_after_an_estimate_that_stops_short(
+        short: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the estimate forced to ``short`` terms, the checked loop sums the rest, term by
+    term, to where the estimate would have stopped: the same plain values and enclosures
+    (Skell(1000, 1000) at 0 takes about 2100 terms, the loss at Skell(3, 1.6) about 40),
+    the pmf's holding its Bessel value."""
+    args = {"times": "4,2,1", "y": "3,1,2", "fx": 1, "fxp": 0, "lam1": "1.5", "lam2": "0.8"}
+
+    def values() -> tuple[object, ...]:
+        return (skellam_pmf(k=0, t=1, lam1=1000, lam2=1000),
+                skellam_pmf.certified(k=0, t=1, lam1=1000, lam2=1000),
+                skellam_path_loss(**args), skellam_path_loss.certified(**args))
+
+    before = values()
+    monkeypatch.setattr(skellam, "_terms_needed", lambda k, prod, bits: short)
+    assert values() == before
+    _assert_tight(before[1], _pmf_arb(0, 1000))
 
 
 @covers("WRWR22:Sec4-Skellam")

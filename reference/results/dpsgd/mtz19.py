@@ -143,6 +143,23 @@ def _z0(ctx: Ctx, q: Fraction, sigma: Fraction) -> MPF:
     return to_ctx(ctx, sigma * sigma) * log(ctx, to_ctx(ctx, (1 - q) / q)) + ctx.mpf(0.5)
 
 
+#: A left tail's precision is the term's rounded up to a multiple of this: terms of nearby
+#: precisions (and the orders a search visits) share the tail and its ``z0``.
+TAIL_BITS_STEP = 32
+
+
+@lru_cache(maxsize=256)
+def _z0_at(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction) -> MPF:
+    """:func:`_z0` at ``prec`` bits (cached: every left tail at that precision uses it)."""
+    with mpmath.workprec(prec):
+        old = ctx.prec
+        ctx.prec = prec
+        try:
+            return _z0(ctx, q, sigma)
+        finally:
+            ctx.prec = old
+
+
 @lru_cache(maxsize=4096)
 def _left_tail(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF:
     """``Phi((z0 - i)/sigma)``, which does not depend on alpha: cached, since the orders an
@@ -151,7 +168,7 @@ def _left_tail(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF
         old = ctx.prec
         ctx.prec = prec
         try:
-            return normal_sf(ctx, (i - _z0(ctx, q, sigma)) / to_ctx(ctx, sigma))
+            return normal_sf(ctx, (i - _z0_at(ctx, prec, q, sigma)) / to_ctx(ctx, sigma))
         finally:
             ctx.prec = old
 
@@ -168,18 +185,24 @@ def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, 
     log_q = log(ctx, to_ctx(ctx, q))
     log_1q = log1p(ctx, -to_ctx(ctx, q)) if q < Fraction(1, 2) else log(ctx, to_ctx(ctx, 1 - q))
     z0 = _z0(ctx, q, sigma)
+    half = to_ctx(ctx, 1 / (2 * s2))        # the exponents' 1/(2 sigma^2), rounded once
     out = []
     for i in range(start, start + count):
         j = alpha - i
-        left = (to_ctx(ctx, j) * log_1q + i * log_q + to_ctx(ctx, Fraction(i * i - i) / (2 * s2)))
-        right = (i * log_1q + to_ctx(ctx, j) * log_q + to_ctx(ctx, (j * j - j) / (2 * s2)))
+        lj = to_ctx(ctx, j)
+        left = lj * log_1q + i * log_q + (i * i - i) * half
+        right = i * log_1q + lj * log_q + lj * (lj - 1) * half
         with extra_bits(ctx, -_spare_bits(ctx.prec, count, binom, left, right, z0, i, j, sigma)):
             size = abs(binom) * (exp(ctx, left)
-                                 * _left_tail(ctx, ctx.prec, q, sigma, i)
-                                 + exp(ctx, right) * normal_sf(ctx, (z0 - to_ctx(ctx, j)) / ls))
+                                 * _left_tail(ctx, _tail_bits(ctx.prec), q, sigma, i)
+                                 + exp(ctx, right) * normal_sf(ctx, (z0 - lj) / ls))
         out.append(size)
-        binom = binom * to_ctx(ctx, alpha - i) / (i + 1)
+        binom = binom * lj / (i + 1)
     return out, binom
+
+
+def _tail_bits(prec: int) -> int:
+    return -(-prec // TAIL_BITS_STEP) * TAIL_BITS_STEP
 
 
 #: Fewest bits a term of the series is evaluated with.
@@ -219,12 +242,21 @@ def _spare_bits(prec: int, count: int, binom: MPF, left: MPF, right: MPF, z0: MP
             est = _size_and_condition(ends, mpmath.mpf(sigma.numerator) / sigma.denominator,
                                       i, mpmath.mpf(j.numerator) / j.denominator)
         size = mpmath.mag(max(abs(b.lo), abs(b.hi)))
-    size += int(mpmath.ceil(est[0] * _LOG2_E)) + 1
-    spare = -size - mpmath.mag(est[1]) - count.bit_length() - 16
-    return max(0, min(int(spare), prec - MIN_TERM_BITS))
+    up, mag = _ceil_and_mag(est[0] * _LOG2_E, est[1])
+    spare = -(size + up + 1) - mag - count.bit_length() - 16
+    return max(0, min(spare, prec - MIN_TERM_BITS))
 
 
 _LOG2_E = 1.4426950408889634
+
+
+def _ceil_and_mag(x: Any, y: Any) -> tuple[int, int]:
+    """``ceil(x)`` and ``mag(y)`` (``2^(mag-1) <= |y| < 2^mag``, ``y != 0``) of two floats by
+    ``math`` (mpmath's ``ceil`` and ``mag`` convert a float first: 3 us a term), of mpmath
+    numbers by mpmath."""
+    if isinstance(x, float) and isinstance(y, float):
+        return math.ceil(x), math.frexp(y)[1]
+    return int(mpmath.ceil(x)), int(mpmath.mag(y))
 
 
 def _float_ends(x: MPF) -> tuple[float, float]:

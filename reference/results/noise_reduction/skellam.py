@@ -88,16 +88,16 @@ def _series(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
     prod = m1 * m2
     term = m1**k / ctx.factorial(k)
     total = term
-    j = 0
     eps = mp.mpf(2) ** (-(ctx.prec + 20))
-    for _ in range(_terms_needed(k, float(_hi(prod)), ctx.prec + 20)):
-        term = term * prod / ((j + k + 1) * (j + 1))
-        total += term
-        j += 1
-    while not (_hi(prod) <= 0.5 * (j + k) * j and _hi(term) <= eps * endpoints(total).lo):
-        term = term * prod / ((j + k + 1) * (j + 1))
-        total += term
-        j += 1
+    j, n = 0, _terms_needed(k, float(_hi(prod)), ctx.prec + 20)
+    while True:
+        for _ in range(n):
+            term = term * prod / ((j + k + 1) * (j + 1))
+            total += term
+            j += 1
+        if _hi(prod) <= 0.5 * (j + k) * j and _hi(term) <= eps * endpoints(total).lo:
+            break
+        n = 1
     if is_interval(ctx):
         total += ctx.mpf((0, _hi(term)))
     return total
