@@ -66,7 +66,8 @@ def _terms_needed(k: int, prod: float, bits: int) -> int:
     ``2^-bits`` of the sum.  An estimate only: the series checks its stopping rule itself."""
     need, log_term, log_total, j = bits * math.log(2), 0.0, 0.0, 0
     while True:
-        ratio = prod / ((j + k + 1) * (j + 1))
+        den = (j + k + 1) * (j + 1)     # (k is unbounded in the loss: releases of 10^400)
+        ratio = prod / den if den.bit_length() <= 1000 else 0.0
         j += 1
         if ratio == 0:          # below the doubles' range: the next term is negligible
             return j
@@ -95,7 +96,7 @@ def _series(ctx: Ctx, k: int, m1: MPF, m2: MPF) -> MPF:
             term = term * prod / ((j + k + 1) * (j + 1))
             total += term
             j += 1
-        if _hi(prod) <= 0.5 * (j + k) * j and _hi(term) <= eps * endpoints(total).lo:
+        if 2 * _hi(prod) <= (j + k) * j and _hi(term) <= eps * endpoints(total).lo:
             break
         n = 1
     if is_interval(ctx):
