@@ -178,3 +178,38 @@ def test_pure_pair_at_delta_zero_is_its_own_mixture(pairs: list[tuple[Fraction, 
                 hi = mp.make_mpf(libmp.mpf_pos(g.hi._mpf_, bits, libmp.round_ceiling))
                 assert lo <= v <= hi
                 assert frac(g.hi) - frac(g.lo) <= max(x, gap) * F(1, 10**13)
+
+
+def _hs(P: list[Fraction], Q: list[Fraction], w: Fraction) -> Fraction:
+    return sum((max(F(0), p - w * q) for p, q in zip(P, Q, strict=True)), F(0))
+
+
+_LAW = st.lists(st.integers(0, 50), min_size=2, max_size=6).filter(lambda v: sum(v) > 0)
+
+
+@covers("CL23:Def2.1", "CL23:DefB.1")
+@given(a=_LAW, b=_LAW, eps=st.sampled_from([F(0), F(1, 10**9), F(1, 3), F(2), F(40)]))
+@example(a=[1, 0], b=[0, 1], eps=F(1, 3))           # delta_min = 1 (disjoint supports)
+@example(a=[3, 1], b=[1, 3], eps=F(0))
+def test_delta_min_enclosure_holds_the_rational_bracket_s_values(
+        a: list[int], b: list[int], eps: Fraction) -> None:
+    """``delta_min = max(sum (P - wQ)_+, sum (Q - wP)_+)`` at ``w = e^eps``, decreasing in
+    ``w``: exact rationals at ``w`` just below and above ``e^eps`` (mpmath's exponential at
+    80 digits, a part in 2^250 either side) bracket it.  The certified ``delta_min`` (on
+    Arb's balls) holds the bracket and is as narrow as the working precision; the plain
+    value lies in it."""
+    n = min(len(a), len(b))
+    P = [F(x, sum(a[:n])) for x in a[:n]] if sum(a[:n]) else [F(1, n)] * n
+    Q = [F(x, sum(b[:n])) for x in b[:n]] if sum(b[:n]) else [F(1, n)] * n
+    with mp.workdps(80):        # e^eps to 2^-260 relative: a part in 2^250 brackets it
+        e = frac(mp.exp(mp.mpf(eps.numerator) / eps.denominator))
+    gap = F(1, 2**250) if eps else F(0)       # (e^0 = 1 exactly)
+    w_lo, w_hi = e * (1 - gap), e * (1 + gap)
+    lo = max(_hs(P, Q, w_hi), _hs(Q, P, w_hi))
+    hi = max(_hs(P, Q, w_lo), _hs(Q, P, w_lo))
+    for res, extra in ((target_q, {}), (target_q_approx, {"delta": F(99, 100)})):
+        enc = res.certified(P=P, Q=Q, T=[0], eps=eps, **extra).delta_min
+        assert frac(enc.lo) <= lo and hi <= frac(enc.hi)
+        assert frac(enc.hi) - frac(enc.lo) <= F(1, 10**48) + (hi - lo)
+        plain = res(P=P, Q=Q, T=[0], eps=eps, **extra).delta_min
+        assert frac(enc.lo) - F(1, 10**49) <= frac(plain) <= frac(enc.hi) + F(1, 10**49)

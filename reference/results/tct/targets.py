@@ -17,7 +17,17 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
-from reference.core.numeric import MPF, Ctx, ctx_min, expm1, is_interval, to_ctx
+from reference.core.fastballs import ends_on_balls
+from reference.core.numeric import (
+    MPF,
+    Ctx,
+    Interval,
+    ctx_min,
+    endpoints,
+    expm1,
+    is_interval,
+    to_ctx,
+)
 from reference.core.params import Param, distribution, unit_closed_open
 from reference.results.privacy_loss.rruv16 import ctx_max
 from reference.results.privacy_loss.rswr23 import hockey_stick_divergence
@@ -69,11 +79,27 @@ def _pair_check(values: Mapping[str, Any], where: str) -> None:
 
 
 def _delta_min(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: Fraction) -> MPF:
-    p = [to_ctx(ctx, x) for x in P]
-    q = [to_ctx(ctx, x) for x in Q]
-    e = to_ctx(ctx, eps)
-    return ctx_max(ctx, hockey_stick_divergence(ctx, p, q, e),
-                   hockey_stick_divergence(ctx, q, p, e))
+    """The pair's smallest delta at ``eps`` (the larger hockey-stick divergence); in ``iv``
+    the same formula enclosed on Arb's balls (``iv`` where they fail), at ``iv``'s bits."""
+    def formula(c: Ctx) -> MPF:
+        p = [to_ctx(c, x) for x in P]
+        q = [to_ctx(c, x) for x in Q]
+        e = to_ctx(c, eps)
+        return ctx_max(c, hockey_stick_divergence(c, p, q, e), hockey_stick_divergence(c, q, p, e))
+
+    if not is_interval(ctx):
+        return formula(ctx)
+    bits = ctx.prec
+
+    def enclose(c: Ctx) -> Interval:
+        old, c.prec = c.prec, bits
+        try:
+            return endpoints(formula(c))
+        finally:
+            c.prec = old
+
+    out = ends_on_balls(enclose)
+    return ctx.mpf((out.lo, out.hi))
 
 
 def oracle_value(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], T: Sequence[int],
