@@ -140,7 +140,8 @@ def _first_stop(k: int, prod: Fraction, bits: int) -> int:
 @pytest.mark.parametrize(("k", "prod", "bits"), [
     (0, Fraction(6, 5), 186), (1, Fraction(12, 5), 206), (0, Fraction(1), 60),
     (3, Fraction(1000), 206), (40, Fraction(7, 3), 100), (0, Fraction(1, 10**30), 206),
-    (0, Fraction(250000), 206), (10**4, Fraction(1), 206)])
+    (0, Fraction(250000), 206), (10**4, Fraction(1), 206), (1, Fraction(1, 10), 100),
+    (2, Fraction(2), 53)])
 def test_the_float_estimate_of_the_series_length_is_the_exact_rule(
         k: int, prod: Fraction, bits: int) -> None:
     """The estimate the series sums to without checks (floats, in logarithms) is the exact

@@ -39,7 +39,7 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, exact, is_interval, to_ctx
 from reference.core.params import count, nonneg, unit_open
-from reference.results.dpsgd.pld_compose import compose, delta_at
+from reference.results.dpsgd.pld_compose import compose, delta_at, sized
 from reference.results.dpsgd.pld_grid import (
     ADD,
     REMOVE,
@@ -352,7 +352,8 @@ def dpsgd_eps(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, delta: Fractio
     and :mod:`reference.results.dpsgd.pld_grid`'s docstrings).  The enclosure is the bracket
     ``[lo, hi]``, about ``max(1% eps, 0.01)`` wide when the grid cap allows; the plain value is the
     grid's own estimate (no error terms), inside it.  Domain: ``0 <= q <= 1``, ``1/2 <= sigma
-    <= 100``, ``1 <= steps <= 10^5``, ``10^-12 <= delta < 1``.
+    <= 100``, ``1 <= steps <= 10^5``, ``10^-12 <= delta < 1``; a composed law of more than
+    ``2^20`` coefficients is refused (:func:`.pld_compose.sized`).
 
     With ``q = 1/100``, ``sigma = 1``, ``10^4`` steps and ``delta = 1e-5`` it is about 6.19
     (the RDP route, ``DPSGD:eps-rdp``, gives 6.71):
@@ -362,7 +363,8 @@ def dpsgd_eps(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, delta: Fractio
     """
     if q == 0:
         return ctx.zero
-    return _answer(ctx, bracket("eps", q, sigma, steps, delta))
+    return _answer(ctx, sized("DPSGD:eps", q, sigma, steps,
+                             lambda: bracket("eps", q, sigma, steps, delta)))
 
 
 @result("DPSGD:delta", title="DP-SGD optimal delta, bracketed (privacy-loss distribution)",
@@ -379,7 +381,8 @@ def dpsgd_delta(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fractio
     (:func:`reference.results.dpsgd.rdp_accountant.delta_bound`) is below ``2^-84`` (under
     every grid bracket's additive term), the bracket is ``[0, that bound]`` (rounded up to
     ``2^-65536`` if smaller), the plain value its upper end, and no grid is built.
-    Domain: ``0 <= q <= 1``, ``1/2 <= sigma <= 100``, ``1 <= steps <= 10^5``, ``eps >= 0``.
+    Domain: ``0 <= q <= 1``, ``1/2 <= sigma <= 100``, ``1 <= steps <= 10^5``, ``eps >= 0``;
+    a composed law of more than ``2^20`` coefficients is refused, as for :func:`dpsgd_eps`.
 
     At the epsilon that :func:`dpsgd_eps` estimates for ``delta = 1e-5`` (6.19) the delta is
     about ``1e-5`` again:
@@ -389,4 +392,5 @@ def dpsgd_delta(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fractio
     """
     if q == 0:
         return ctx.zero
-    return _answer(ctx, bracket("delta", q, sigma, steps, eps))
+    return _answer(ctx, sized("DPSGD:delta", q, sigma, steps,
+                             lambda: bracket("delta", q, sigma, steps, eps)))

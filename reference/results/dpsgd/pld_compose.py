@@ -11,10 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeVar
 
 from flint import arb, fmpz, fmpz_poly
 
+from reference.core.errors import DomainError
 from reference.results.dpsgd.pld_grid import Step
+
+T = TypeVar("T")
+
+#: Most coefficients one product of :func:`compose` may have (the time of a composition
+#: grows with its longest product: see ``docs/speed.md``, "Known slow spots").
+MAX_LENGTH = 2**20
+
+
+class TooLong(Exception):
+    """A product of :func:`compose` would have ``length`` coefficients, above its limit."""
+
+    def __init__(self, length: int, limit: int) -> None:
+        super().__init__(f"a product of {length} coefficients (limit {limit})")
+        self.length, self.limit = length, limit
 
 
 def cut_ends(poly: fmpz_poly, units: int) -> tuple[fmpz_poly, int]:
@@ -49,9 +65,12 @@ def _longest(ok: Callable[[int], bool], n: int) -> int:
     return good
 
 
-def compose(step: Step, steps: int, budget: Fraction) -> tuple[int, fmpz_poly]:
+def compose(step: Step, steps: int, budget: Fraction,
+            limit: int | None = None) -> tuple[int, fmpz_poly]:
     """``(offset, r)``: the ``steps``-fold convolution of ``step``'s law by repeated
-    squaring, floored to ``step.bits`` bits after each product, with negligible ends cut.
+    squaring, floored to ``step.bits`` bits after each product, with negligible ends cut;
+    :class:`TooLong` before a product of more than ``limit`` (default :data:`MAX_LENGTH`)
+    coefficients.
 
     What a cut drops from a block of ``n`` steps is lost again in every block built from it:
     up to ``2 steps / n`` times in the result.  So each end of a block of ``n`` steps may
@@ -59,6 +78,14 @@ def compose(step: Step, steps: int, budget: Fraction) -> tuple[int, fmpz_poly]:
     drop at most about ``budget`` (``2 L`` squarings' and ``L`` products' two ends)."""
     scale = fmpz(2) ** step.bits
     per_step = budget * 2**step.bits / (6 * steps.bit_length() * steps)
+    most = MAX_LENGTH if limit is None else limit
+
+    def times(a: fmpz_poly, b: fmpz_poly) -> fmpz_poly:
+        length = a.length() + b.length() - 1
+        if length > most:
+            raise TooLong(length, most)
+        return (a * b) // scale
+
     acc: tuple[int, fmpz_poly] | None = None
     base, size = (step.offset, step.poly), 1
     k = steps
@@ -67,12 +94,12 @@ def compose(step: Step, steps: int, budget: Fraction) -> tuple[int, fmpz_poly]:
             if acc is None:
                 acc = base
             else:
-                poly, dropped = cut_ends((acc[1] * base[1]) // scale, int(per_step * steps))
+                poly, dropped = cut_ends(times(acc[1], base[1]), int(per_step * steps))
                 acc = (acc[0] + base[0] + dropped, poly)
         k >>= 1
         if k:
             size *= 2
-            poly, dropped = cut_ends((base[1] * base[1]) // scale, int(per_step * size))
+            poly, dropped = cut_ends(times(base[1], base[1]), int(per_step * size))
             base = (2 * base[0] + dropped, poly)
     assert acc is not None
     return acc
@@ -92,3 +119,17 @@ def delta_at(offset: int, poly: fmpz_poly, h: Fraction, bits: int, index: int) -
     gap = offset + k - index  # s_{k} - s in grid steps, >= 1
     b = tail(w) * (-ha * gap).exp()
     return (arb(int(tail(1))) - b) / arb(2) ** bits
+
+
+def sized(where: str, q: Fraction, sigma: Fraction, steps: int,
+          run: Callable[[], T]) -> T:
+    """``run()``; a composition longer than :data:`MAX_LENGTH` coefficients
+    (its squarings would take more than about 10 s) refused as a DomainError naming
+    ``steps``."""
+    try:
+        return run()
+    except TooLong as e:
+        raise DomainError("steps", steps, f"must keep the composed privacy-loss law within "
+                          f"{e.limit} coefficients at q = {q}, sigma = {sigma} (it needs at "
+                          f"least {e.length}; about 10 s of exact squarings at the limit): "
+                          f"fewer steps, a larger sigma or a smaller q", where) from None

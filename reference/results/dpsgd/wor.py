@@ -69,6 +69,7 @@ from reference.results.dpsgd.pld import (
     bracket,
     grid_limits,
 )
+from reference.results.dpsgd.pld_compose import sized
 
 _Q = Param("q", "real", lo=Fraction(0), hi=Fraction(1), example="0.01",
            doc="batch size / dataset size (m/n)")
@@ -111,7 +112,9 @@ def dpsgd_eps_wor(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int,
     end for the dominating pair of Dong, Roth, Su (see the module docstring: the gap between
     the two is in the theory, not in the numerics).  The plain value is the upper pair's
     estimate.  Domain: ``0 <= q <= 1``, ``1 <= sigma <= 200``, ``1 <= steps <= 10^5``,
-    ``10^-12 <= delta < 1``.
+    ``10^-12 <= delta < 1``; a composed law of more than ``2^20`` coefficients is refused
+    (:func:`reference.results.dpsgd.pld_compose.sized`; at ``q = 1``, ``sigma = 1`` 3000
+    steps run, 4000 are refused).
 
     With ``q = 1/100``, ``sigma = 2``, 100 steps and ``delta = 1e-5`` the optimal epsilon is
     between about 0.714 and 0.772 (Poisson sampling with add/remove neighbours: about 0.19; at
@@ -123,7 +126,8 @@ def dpsgd_eps_wor(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int,
     """
     if q == 0:
         return ctx.zero
-    return _answer(ctx, wor_bracket("eps", q, sigma, steps, delta))
+    return _answer(ctx, sized("DPSGD:eps-wor", q, sigma, steps,
+                             lambda: wor_bracket("eps", q, sigma, steps, delta)))
 
 
 @result("DPSGD:delta-wor", title="DP-SGD delta, sampling without replacement, replace-one "
@@ -136,7 +140,8 @@ def dpsgd_delta_wor(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fra
     """The optimal delta at ``eps`` of ``steps`` steps of DP-SGD with batches drawn without
     replacement, replace-one neighbours: the converse of :func:`dpsgd_eps_wor`, enclosed the
     same way.  Domain: ``0 <= q <= 1``, ``1 <= sigma <= 200``, ``1 <= steps <= 10^5``, ``eps
-    >= 0``.
+    >= 0``; a composed law of more than ``2^20`` coefficients is refused, as for
+    :func:`dpsgd_eps_wor`.
 
     At ``eps = 0.75``, inside the epsilon bracket of :func:`dpsgd_eps_wor`'s example at
     ``delta = 1e-5``, the delta bracket holds ``1e-5``:
@@ -147,4 +152,5 @@ def dpsgd_delta_wor(ctx: Ctx, q: Fraction, sigma: Fraction, steps: int, eps: Fra
     """
     if q == 0:
         return ctx.zero
-    return _answer(ctx, wor_bracket("delta", q, sigma, steps, eps))
+    return _answer(ctx, sized("DPSGD:delta-wor", q, sigma, steps,
+                             lambda: wor_bracket("delta", q, sigma, steps, eps)))
