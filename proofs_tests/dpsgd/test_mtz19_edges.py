@@ -231,3 +231,31 @@ def test_left_tails_run_at_the_term_s_precision_rounded_up_to_32_bits(
         assert mtz19._z0_at(mp, 96, q, one) == at_96 != mtz19._z0(mp, q, one)
         assert mtz19._z0_at(mp, 96, q, one) == at_96
     assert mtz19._z0_at.cache_info()[:2] == (1, 1)      # (hits, misses)
+
+
+@covers("MTZ19:rdp")
+@pytest.mark.parametrize(("prec", "binom", "left", "i", "j", "expected"), [
+    # floats: size = mag(2^-100) = -99; tails' arguments 39.5 and 38, so log_size =
+    # -700 - 38^2/2 = -1422, ceil(-1422 log2 e) = -2051; cond = 1 + 700 + 39.5^2 + 38^2 =
+    # 3705.25, mag 12; spare = -(-99 - 2051 + 1) - 12 - 7 - 16 = 2114
+    (3000, "2^-100", -700, 40, Fraction(-75, 2), 2114),
+    # mpmath (2^-2000 is 0 as a float): size = -1999, the same tails: 4049 - 35 = 4014
+    (5000, "2^-2000", -700, 40, Fraction(-75, 2), 4014),
+    # an interval binom [2^-2001, 2^-2000]: its larger end counts, as above
+    (5000, "[2^-2001, 2^-2000]", -700, 40, Fraction(-75, 2), 4014),
+    # nothing to spare: size 1, tails at -0.5 and -2 (log_size 0), cond 1 + 0.25 + 4, mag 3:
+    # -(1 + 0 + 1) - 3 - 7 - 16 = -28, clamped to 0
+    (3000, "1", 0, 0, Fraction(5, 2), 0),
+    # clamped above: prec - 64
+    (2000, "2^-100", -700, 40, Fraction(-75, 2), 1936)])
+def test_spared_bits_pinned_by_hand(prec: int, binom: str, left: int, i: int, j: Fraction,
+                                    expected: int) -> None:
+    """``_spare_bits`` at ``z0 = 1/2``, ``sigma = 1``, ``count = 100`` (7 bits), ``left =
+    right``, worked by hand from its docstring's bound (values above): the float route, the
+    mpmath route and an interval's larger end, and both clamps."""
+    values = {"1": mp.one, "2^-100": mp.mpf(2) ** -100, "2^-2000": mp.mpf(2) ** -2000,
+              "[2^-2001, 2^-2000]": iv.mpf([mp.mpf(2) ** -2001, mp.mpf(2) ** -2000])}
+    with mp.workprec(prec):
+        got = mtz19._spare_bits(prec, 100, values[binom], mp.mpf(left), mp.mpf(left),
+                                mp.mpf(0.5), i, j, Fraction(1))
+    assert got == expected
