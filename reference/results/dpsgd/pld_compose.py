@@ -131,5 +131,5 @@ def sized(where: str, q: Fraction, sigma: Fraction, steps: int,
     except TooLong as e:
         raise DomainError("steps", steps, f"must keep the composed privacy-loss law within "
                           f"{e.limit} coefficients at q = {q}, sigma = {sigma} (it needs at "
-                          f"least {e.length}; about 10 s of exact squarings at the limit): "
+                          f"least {e.length}; at the limit the squarings take up to about 10 s): "
                           f"fewer steps, a larger sigma or a smaller q", where) from None
