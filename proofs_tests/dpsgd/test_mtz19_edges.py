@@ -9,6 +9,7 @@ second-order expansion (with its remainder bounded) where the series is far belo
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -177,13 +178,17 @@ _FLOATS = st.floats(allow_nan=False, allow_infinity=False)
 @covers("MTZ19:rdp")
 @given(x=_FLOATS, y=_FLOATS.filter(lambda v: v != 0))
 def test_ceil_and_mag_of_floats_are_mpmath_s(x: float, y: float) -> None:
-    """The spared bits' float shortcut (``math.ceil``, the exponent of ``math.frexp``) gives
-    what mpmath's ``ceil`` and ``mag`` give, drawn over every finite double: subnormals,
-    integers, powers of two, ``+-1.8e308``; mpmath numbers go to mpmath."""
-    expected = (int(mp.ceil(x)), int(mp.mag(y)))
+    """The spared bits' float shortcut (``math.ceil``, the exponent of ``math.frexp``) and
+    the mpmath route give the definitions in exact rationals, drawn over every finite
+    double: subnormals, integers, powers of two, ``+-1.8e308``.  Expected: the ceiling of
+    the double's exact value, and the ``e`` with ``2^(e-1) <= |y| < 2^e``."""
+    fy = abs(Fraction(y))
+    e = fy.numerator.bit_length() - fy.denominator.bit_length()   # 2^(e-1) < fy < 2^(e+1)
+    e += 1 if Fraction(2) ** e <= fy else 0
+    assert Fraction(2) ** (e - 1) <= fy < Fraction(2) ** e
+    expected = (math.ceil(Fraction(x)), e)
     assert mtz19._ceil_and_mag(x, y) == expected
     assert mtz19._ceil_and_mag(mp.mpf(x), mp.mpf(y)) == expected
-    assert 2 ** (expected[1] - 1) <= abs(Fraction(y)) < 2 ** expected[1]
 
 
 @covers("MTZ19:rdp")

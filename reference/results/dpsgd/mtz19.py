@@ -58,6 +58,7 @@ from reference.core.numeric import (
 )
 from reference.core.params import Param, positive
 from reference.core.special import normal_sf
+from reference.results.dpsgd.rdp_minimum import at_bits
 
 #: Largest order accepted: the integer sum has ``alpha + 1`` terms (a few products each).
 MAX_ORDER = 10_000
@@ -151,26 +152,16 @@ TAIL_BITS_STEP = 32
 @lru_cache(maxsize=256)
 def _z0_at(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction) -> MPF:
     """:func:`_z0` at ``prec`` bits (cached: every left tail at that precision uses it)."""
-    with mpmath.workprec(prec):
-        old = ctx.prec
-        ctx.prec = prec
-        try:
-            return _z0(ctx, q, sigma)
-        finally:
-            ctx.prec = old
+    with at_bits(ctx, prec):
+        return _z0(ctx, q, sigma)
 
 
 @lru_cache(maxsize=4096)
 def _left_tail(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF:
     """``Phi((z0 - i)/sigma)``, which does not depend on alpha: cached, since the orders an
     optimisation over alpha visits share it (``ctx`` and ``prec`` name the context)."""
-    with mpmath.workprec(prec):
-        old = ctx.prec
-        ctx.prec = prec
-        try:
-            return normal_sf(ctx, (i - _z0_at(ctx, prec, q, sigma)) / to_ctx(ctx, sigma))
-        finally:
-            ctx.prec = old
+    with at_bits(ctx, prec):
+        return normal_sf(ctx, (i - _z0_at(ctx, prec, q, sigma)) / to_ctx(ctx, sigma))
 
 
 def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, count: int,
