@@ -95,6 +95,11 @@ ARB, SERIES, FAR = "arb", "series", "far"
     # (acc(x) - 2 size - 2, size 1 and 7) and the last that allows 15; a wide argument
     (Fraction(3, 2), 21, ARB), (Fraction(3, 2), 20, SERIES), (Fraction(100), 33, ARB),
     (Fraction(100), 32, SERIES), (Fraction(17125), 31, SERIES), (Fraction(1000), 150, ARB),
+    # below |x| = 1 the radius against 1 counts (Q' = -phi, at most 0.4): a ball around 0
+    # (sqrt(2)/2 - sqrt(2)/2, BW18's example) or 2^-40 known to 2^-50 allows 27 and 47 bits;
+    # 1/2 known to 2^-18 (relatively 2^-17) allows 14 (Arb's estimate of 1/2 +- 2^-18: 16)
+    (Fraction(0), 30, ARB), (TWO**-40, 10, ARB), (Fraction(1, 2), 17, SERIES),
+    (Fraction(1, 2), 19, ARB),
     # beyond |x| = 65536: the Mills ratio's series on the ball, both tails; the series at
     # the ends where that ball is not positive (x^2/2 known only to +-2000 here)
     (65536 + TWO**-30, 0, FAR), (Fraction(65537), 0, FAR), (Fraction(10**12), 0, FAR),

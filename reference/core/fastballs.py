@@ -224,8 +224,9 @@ class FastBalls:
         passes the call on).  Arb's ``erfc`` of the ball itself, with ``2 log2|x| + 10`` guard
         bits (``Q``'s relative condition number is about ``x^2 + 1``), where that ball is
         positive and as accurate as the argument allows (relative accuracy at least
-        ``min(prec - 8, acc(x) - 2 size - 2)`` bits, ``2^(size-1) <= |x| < 2^size``: at most
-        16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
+        ``min(prec - 8, acc(x) - 2 size - 2)`` bits, ``2^(size-1) <= |x| < 2^size`` (``size =
+        0`` below 1), ``acc(x)`` the accuracy of ``x`` relative to ``max(1, |x|)``: at 0 the
+        radius counts, not the centre; at most 16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
         ``2 rad (|x| + 1)``; Arb's image of a ball argument measured up to 6 times it); else
         None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
         rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): for an argument that
@@ -245,7 +246,7 @@ class FastBalls:
             return q if q.is_finite() and q > 0 else None
         top = float(abs(x).upper()) if x.is_finite() else math.inf
         size = math.frexp(top)[1] if 1 <= top <= 65536 else 0
-        allowed = x.rel_accuracy_bits() - 2 * size - 2     # what the argument allows
+        allowed = x.rel_one_accuracy_bits() - 2 * size - 2     # what the argument allows
         if top <= 65536 and allowed >= 16:
             old = ctx.prec
             ctx.prec = old + 10 + 2 * size
