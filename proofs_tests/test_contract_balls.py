@@ -36,7 +36,8 @@ def test_the_fast_results_are_the_ones_documented() -> None:
     assert sorted(IDS) == [
         "BW18:Thm8", "BW18:Thm8-eps", "BW18:Thm8-rho", "BW18:Thm8-rho-eps", "CL23:Lem2.2-advanced",
         "CL23:Lem2.8", "CL23:Lem2.9-conservative", "CL23:Lem2.9-exact", "CL23:LemE.1",
-        "CL23:LemE.2-conservative", "CL23:LemE.2-exact", "CL23:RemB.5", "CL23:ThmB.4-tail",
+        "CL23:LemE.2-conservative", "CL23:LemE.2-exact", "CL23:RemB.5", "CL23:Thm2.10",
+        "CL23:Thm2.10-basic", "CL23:ThmB.4-tail", "CL23:ThmI.3",
         "KOV15:Thm3.3", "KOV15:Thm3.3-delta", "LEC11:AdvComp", "LEC11:Ex1", "LEC11:GaussTail",
         "LEC11:LRR", "MIR17:RR-renyi", "MTZ19:rdp", "MV16:Thm1.5-delta", "RRUV16:Def2.6",
         "RRUV16:Lem2.3-ii", "RRUV16:Lem3.3", "RRUV16:Lem6.4", "RRUV16:Thm2.10", "RRUV16:Thm4.1",

@@ -4,10 +4,10 @@ Theorems 2.10 and I.3 next to an integer: decided at the guarded precision, refu
 (DomainError) when it cannot be.
 
 ``alpha`` is chosen a hair below or above the rational that puts ``(1 + alpha) (e^eps + 1)``
-on the integer 100 (python-flint arb at 4000 bits, independent of the code's mpmath
-brackets), so the expected floor (99 or 100) is known by construction.  The default working
-precision is 50 digits; the code tries brackets of 60, 240 and 960 digits (50 + 10 guard
-digits, times 1, 4, 16), so a gap of 10^-930 is decided and one of 10^-990 is not.
+on the integer 100 (python-flint arb at 4000 bits, far beyond the code's balls), so the
+expected floor (99 or 100) is known by construction.  The default working precision is 50
+digits; the code tries balls of 60, 240 and 960 digits (50 + 10 guard digits, times 1, 4,
+16), so a gap of 10^-930 is decided and one of 10^-990 is not.
 """
 
 from __future__ import annotations

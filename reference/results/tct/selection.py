@@ -24,7 +24,7 @@ from mpmath import iv
 
 from reference.core.decide import exceeds
 from reference.core.errors import DomainError
-from reference.core.fastballs import ends_on_balls
+from reference.core.fastballs import FAST, ends_on_balls
 from reference.core.model import lift, result
 from reference.core.numeric import (
     MPF,
@@ -46,7 +46,6 @@ from reference.results.tct.base import (
     exact_eps,
     exact_result,
     label_note,
-    ratio_bracket,
 )
 from reference.results.tct.charging import advanced_eps, simplified_tail
 from reference.results.tct.notprior import notprior_value
@@ -109,13 +108,17 @@ def _at(level: Fraction) -> Callable[[tuple[int, Fraction]], bool]:
 # ---- registered bounds -----------------------------------------------------------------
 
 def _floor_in_ratio(where: str, eps: Fraction, scale: Fraction) -> int:
-    """``floor(scale (e^eps + 1))``, decided exactly on a rational bracket of ``e^eps``."""
+    """``floor(scale (e^eps + 1))``, decided on Arb's ball of ``scale (e^eps + 1)``: Arb's
+    floor of a ball holds the floor of each of its points, so a floor ball holding a single
+    integer is the exact floor (a ball reaching across an integer gives ``[n, n + 1]``:
+    more digits)."""
     base = get_dps() + BRACKET_GUARD
     for digits in (base, 4 * base, 16 * base):  # e^eps irrational unless eps = 0: decides
-        lo, hi = ratio_bracket(eps, digits)
-        a, b = math.floor(scale * (lo + 1)), math.floor(scale * (hi + 1))
-        if a == b:
-            return a
+        with working(FAST, digits):
+            value = to_ctx(FAST, scale) * (exp(FAST, to_ctx(FAST, eps)) + 1)
+            floor = value.floor().unique_fmpz()
+        if floor is not None:
+            return int(floor)
     raise DomainError("eps", float(eps), f"puts (1+alpha) k (e^eps+1) within 10^-{16 * base} "
                       "of an integer; raise reference.precision", where)
 
@@ -168,6 +171,17 @@ def _ratio_ends(ctx: Ctx, values: Mapping[str, Any]) -> Interval:
         return endpoints(_top_one_ratio(ctx, **lift(ctx, values)))
 
 
+def _ceiling_on_ball(values: Mapping[str, Any]) -> int | None:
+    """The ratio's ceiling where Arb's ball of it at the working precision holds a single
+    one (Arb's ceiling of a ball holds the ceiling of each of its points), else None."""
+    try:
+        with working(FAST):
+            ceiling = _top_one_ratio(FAST, **lift(FAST, values)).ceil().unique_fmpz()
+    except Exception:   # beyond Arb's range, say: the general route decides
+        return None
+    return None if ceiling is None else int(ceiling)
+
+
 def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction | None]:
     """``m' = ceil(ln(1/delta)/ln(1 + e^{-2 eps}))`` decided exactly on the exact inputs.
 
@@ -181,6 +195,8 @@ def _top_one_calls(values: Mapping[str, Any], where: str) -> dict[str, Fraction 
     eps, delta = values["eps"], values["delta"]
     if eps == 0:    # the least m with 2^m >= 1/delta, i.e. 2^m >= ceil(1/delta)
         return {"m": Fraction((-(-1 // delta) - 1).bit_length())}
+    if (ceiling := _ceiling_on_ball(values)) is not None:
+        return {"m": Fraction(ceiling)}
     ends = ends_on_balls(lambda c: _ratio_ends(c, values))   # on balls; iv where Arb fails
     with working(iv):
         limit = mpmath.mpf(2) ** (iv.prec + 64)     # the working precision's, plus 64
@@ -239,7 +255,7 @@ def top_one(ctx: Ctx, eps: MPF, delta: MPF, m: MPF | None = None) -> SelectionBo
               notes=label_note("reconstructed and numerically verified",
                                "Lemma 2.6 + Theorem B.4 (advanced). The paper's O(eps sqrt(k "
                                "log(1/delta))) and its conditions (eps < 1, delta >= 2^-Omega(k)) "
-                               "are uncertain (open question 4)."))
+                               "are uncertain (open question 4)."), balls=True)
 def top_k(ctx: Ctx, eps: Fraction, k: int, alpha: Fraction,
           delta_star: Fraction) -> SelectionBound:
     """Top-k of eps-DP candidates, by TCT over ``2 eps``-DP calls with ``k`` hits.
@@ -282,7 +298,7 @@ _SVT_NOTE = label_note("reconstructed and numerically verified",
                         r"(e^\varepsilon+1)\rfloor",
               params=[exact_eps("0.1"), count("tau", "20", hi=10**5), positive("alpha", "1"),
                       unit_open("delta_star", "1e-6")],
-              status="reconstructed", probabilistic=True, notes=_SVT_NOTE)
+              status="reconstructed", probabilistic=True, notes=_SVT_NOTE, balls=True)
 def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
                    delta_star: Fraction) -> SelectionBound:
     """Algorithm 5 (per-item budget ``tau``) with advanced composition of ``m`` calls.
@@ -317,7 +333,7 @@ def svt_individual(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction,
               statement=r"\big(\varepsilon m,\ e^{-\alpha^2\tau/(2(1+\alpha))}\big),\ "
                         r"m=\lfloor(1+\alpha)\tau(e^\varepsilon+1)\rfloor",
               params=[exact_eps("0.1"), count("tau", "20", hi=10**5), positive("alpha", "1")],
-              status="reconstructed", probabilistic=True, notes=_SVT_NOTE)
+              status="reconstructed", probabilistic=True, notes=_SVT_NOTE, balls=True)
 def svt_individual_basic(ctx: Ctx, eps: Fraction, tau: int, alpha: Fraction) -> SelectionBound:
     """Algorithm 5 with basic composition: ``(eps m, e^{-alpha^2 tau/(2(1+alpha))})``-DP.
 
