@@ -185,6 +185,10 @@ def _conformance(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if getattr(args, "results", False):
+        from reference.tools import bench_results  # lazy: every result's timing
+
+        return int(bench_results.run(args))
     from reference.tools import bench  # lazy: timing harness
 
     return int(bench.run(args))
@@ -247,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for tests)")
     p.add_argument("--out", default=None, help="also write the JSON to this file")
+    p.add_argument("--results", action="store_true", help="instead: every result at its "
+                   "example, each call from scratch, against its cost class's target")
     p.set_defaults(func=_bench)
     p = sub.add_parser("prove", help="prove the relations between results on their domains")
     p.add_argument("ids", nargs="*", metavar="ID", help="relations (default: all)")

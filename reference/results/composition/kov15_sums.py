@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 from mpmath import mp
 
+from reference.core.caches import kept
 from reference.core.numeric import MPF, Ctx, endpoints, exp, is_interval, log1p
 
 #: How many pieces' sums are kept (an inverse uses one or two).
@@ -45,6 +46,9 @@ _CACHE: OrderedDict[tuple[Any, ...], tuple[MPF, MPF]] = OrderedDict()
 def forget() -> None:
     """Drop the kept sums (a benchmark's timed calls compute from scratch)."""
     _CACHE.clear()
+
+
+kept(forget)
 
 
 def log_binomial(ctx: Ctx, k: int, j: int) -> MPF:

@@ -39,6 +39,7 @@ from typing import Any
 
 import mpmath
 
+from reference.core.caches import kept
 from reference.core.errors import DomainError
 from reference.core.fastballs import rough_ends
 from reference.core.model import result
@@ -162,6 +163,10 @@ def _left_tail(ctx: Ctx, prec: int, q: Fraction, sigma: Fraction, i: int) -> MPF
     optimisation over alpha visits share it (``ctx`` and ``prec`` name the context)."""
     with at_bits(ctx, prec):
         return normal_sf(ctx, (i - _z0_at(ctx, prec, q, sigma)) / to_ctx(ctx, sigma))
+
+
+for _table in (cvz_weights, _z0_at, _left_tail):
+    kept(_table.cache_clear)
 
 
 def _terms(ctx: Ctx, q: Fraction, sigma: Fraction, alpha: Fraction, start: int, count: int,

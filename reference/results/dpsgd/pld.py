@@ -35,6 +35,7 @@ import mpmath
 from flint import arb
 from mpmath import iv
 
+from reference.core.caches import kept
 from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, exact, is_interval, to_ctx
@@ -299,6 +300,9 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction,
                 add = triple(_Composed(q, sigma, steps, ADD, grid, bits, tail), x)
             out = (max(out[0], add[0]), max(out[1], add[1]), max(out[2], add[2]))
     return out
+
+
+kept(bracket.cache_clear)
 
 
 def _log_slope(c: _Composed, eps: Fraction) -> float:

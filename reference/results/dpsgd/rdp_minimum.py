@@ -20,6 +20,7 @@ from fractions import Fraction
 import mpmath
 from mpmath import iv, mp
 
+from reference.core.caches import kept
 from reference.core.fastballs import FAST, ends_on_balls, point
 from reference.core.numeric import MPF, Ctx, Interval, endpoints, exact, is_interval, to_ctx
 
@@ -223,6 +224,7 @@ def _enclose(ctx: Ctx, h: Objective, ratio: bool, a_hat: Fraction) -> tuple[MPF,
 #: The order found for each objective (its inputs as the key): a plain value, its enclosure
 #: and a value at another precision share the search.
 _ORDERS: dict[tuple[object, ...], Fraction] = {}
+kept(_ORDERS.clear)
 
 
 def certified_min(ctx: Ctx, h: Objective, ratio: bool, key: tuple[object, ...]) -> MPF:

@@ -58,6 +58,7 @@ from functools import lru_cache
 
 import mpmath  # noqa: F401  (the doctests use it)
 
+from reference.core.caches import kept
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx
 from reference.core.params import Param, count, nonneg, positive, unit_open
@@ -90,6 +91,8 @@ def wor_bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction
     lo, hi = lower[0], upper[2]
     return lo, min(max(upper[1], lo), hi), hi
 
+
+kept(wor_bracket.cache_clear)
 
 _limits = grid_limits(2 * MIN_SIGMA, MAX_SIGMA, "the grid of the Poisson pair at sigma/2 is "
                       "sized for these")
