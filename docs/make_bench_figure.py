@@ -2,13 +2,16 @@
 bench's JSON (needs the ``docs`` extra: matplotlib).
 
     python -m reference bench --out docs/bench.json     # one run, all peers installed
+    python -m reference bench --results --out docs/bench-results.json
     python docs/make_bench_figure.py
 
 The figure plots the time of exact optimal composition of k x 0.01-DP at delta = 1e-6
 against k: ours (certified), and each peer on the same inputs in the same run (for
 dp-accounting's PLD, its fastest setting within 1e-8 of the exact value and its fastest
 setting overall).  The tables are written between the markers of docs/speed.md, so that
-the page always shows the numbers of the committed JSON (a test checks it).
+the page always shows the numbers of the committed JSON (a test checks it); so are the
+summary of every result against its class's target and the results that miss it (from
+``docs/bench-results.json``, between their own markers).
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from reference.tools.bench import TARGET_MILLION_S, TARGET_REL
+from reference.tools.bench_results import misses
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "bench.json"
 OUT = HERE / "figures" / "bench-composition.png"
 PAGE = HERE / "speed.md"
 START, END = "<!-- bench-tables -->", "<!-- /bench-tables -->"
+RESULTS = HERE / "bench-results.json"
+RESULTS_START, RESULTS_END = "<!-- results-tables -->", "<!-- /results-tables -->"
 
 
 def series(data: dict[str, Any]) -> dict[str, list[tuple[int, float]]]:
@@ -75,9 +81,19 @@ def tables(data: dict[str, Any]) -> str:
 
 def page(text: str, data: dict[str, Any]) -> str:
     """``text`` with the tables between the markers replaced by those of ``data``."""
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{START}\n{tables(data)}\n{END}{tail}"
+    return _splice(text, START, END, tables(data))
+
+
+def results_page(text: str, data: dict[str, Any]) -> str:
+    """``text`` with the every-result summary replaced by that of ``data``
+    (``python -m reference bench --results`` JSON)."""
+    return _splice(text, RESULTS_START, RESULTS_END, misses(data))
+
+
+def _splice(text: str, start: str, end: str, body: str) -> str:
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
 
 
 def main() -> None:
@@ -103,7 +119,9 @@ def main() -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(OUT, dpi=110)
-    PAGE.write_text(page(PAGE.read_text(encoding="utf-8"), data), encoding="utf-8")
+    text = page(PAGE.read_text(encoding="utf-8"), data)
+    results = json.loads(RESULTS.read_text(encoding="utf-8"))
+    PAGE.write_text(results_page(text, results), encoding="utf-8")
     print(f"wrote {OUT} and the tables of {PAGE}", file=sys.stderr)
 
 

@@ -13,6 +13,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+from reference.results import catalogue
 from reference.tools import bench
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -56,3 +57,19 @@ def test_the_speed_page_shows_the_committed_numbers() -> None:
         lines)
     assert [k for k, _ in lines["ours: exact, certified (KOV15:Thm3.3)"]] == [
         10**3, 10**4, 10**5, 10**6, 10**7]
+
+
+def test_the_speed_page_shows_the_committed_per_result_summary() -> None:
+    """docs/speed.md's summary of every result against its class's target, and its list of
+    the results that miss it, are those rendered from docs/bench-results.json (``python -m
+    reference bench --results --out docs/bench-results.json``, then the figure script), and
+    that JSON covers every registered result once."""
+    spec = importlib.util.spec_from_file_location("make_bench_figure",
+                                                  DOCS / "make_bench_figure.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    data = json.loads((DOCS / "bench-results.json").read_text(encoding="utf-8"))
+    text = (DOCS / "speed.md").read_text(encoding="utf-8")
+    assert module.results_page(text, data) == text, "run python docs/make_bench_figure.py"
+    assert sorted(row["id"] for row in data["rows"]) == sorted(r.id for r in catalogue())
