@@ -189,6 +189,10 @@ def _bench(args: argparse.Namespace) -> int:
         from reference.tools import bench_results  # lazy: every result's timing
 
         return int(bench_results.run(args))
+    if getattr(args, "sweep", False):
+        from reference.tools import sweep  # lazy: Hypothesis (the test extra)
+
+        return int(sweep.run(args))
     from reference.tools import bench  # lazy: timing harness
 
     return int(bench.run(args))
@@ -253,6 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="also write the JSON to this file")
     p.add_argument("--results", action="store_true", help="instead: every result at its "
                    "example, each call from scratch, against its cost class's target")
+    p.add_argument("--sweep", action="store_true", help="instead: certified calls at drawn "
+                   "valid and extreme inputs, timed (needs the test extra; hours for all)")
+    p.add_argument("ids", nargs="*", metavar="ID", help="with --sweep: only these results")
+    p.add_argument("--draws", type=int, default=10, help="with --sweep: inputs a result")
+    p.add_argument("--alarm", type=float, default=30.0,
+                   help="with --sweep: stop a call after this many seconds")
     p.set_defaults(func=_bench)
     p = sub.add_parser("prove", help="prove the relations between results on their domains")
     p.add_argument("ids", nargs="*", metavar="ID", help="relations (default: all)")
