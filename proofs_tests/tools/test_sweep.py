@@ -81,6 +81,12 @@ def test_draws_are_derandomised_valid_and_extreme() -> None:
     assert len({str(d) for d in first}) > 6       # not one input repeated
 
 
+def test_seeded_draws_are_reproducible_and_differ() -> None:
+    res = get("RSWR23:Lem2.3")
+    a, b, c = (sweep.draws_of(res, 12, seed) for seed in (1, 1, 2))
+    assert a == b and len(a) == 12 and a != c and a != sweep.draws_of(res, 12)
+
+
 def test_rows_list_the_slow_and_the_failing(monkeypatch: Any) -> None:
     rows = sweep.sweep(["BS16:Prop1.4"], draws=4, alarm=10)
     [row] = rows

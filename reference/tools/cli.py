@@ -263,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--draws", type=int, default=10, help="with --sweep: inputs a result")
     p.add_argument("--alarm", type=float, default=30.0,
                    help="with --sweep: stop a call after this many seconds")
+    p.add_argument("--seed", type=int, default=None,
+                   help="with --sweep: random draws from this seed (default: derandomised)")
     p.set_defaults(func=_bench)
     p = sub.add_parser("prove", help="prove the relations between results on their domains")
     p.add_argument("ids", nargs="*", metavar="ID", help="relations (default: all)")

@@ -1,18 +1,21 @@
-"""``python -m reference bench --sweep [ID ...] [--draws N] [--alarm S] [--json] [--out FILE]``:
+"""``python -m reference bench --sweep [ID ...] [--draws N] [--alarm S] [--seed N] [--json]
+[--out FILE]``:
 certified evaluation of each result at drawn inputs of its documented domain, timed, to find
 the inputs where a result is slow, fails or runs away (the speed issue asks at most 1 s
 certified at every input; examples alone cannot show it).
 
-Each result gets ``draws`` inputs, half from :func:`reference.oracle.strategies.valid_params`
-(the middle of the domain) and half from :func:`~reference.oracle.strategies.extreme_params`
-(its ends: 1e-300, next to 1, huge counts), drawn by Hypothesis with a fixed derandomised
-seed (the same inputs on every run of the same code), every memo table dropped before each
+Each result gets ``draws`` inputs, each from :func:`reference.oracle.strategies.valid_params`
+(the middle of the domain) or :func:`~reference.oracle.strategies.extreme_params` (its
+ends: 1e-300, next to 1, huge counts), drawn by Hypothesis derandomised (the same
+inputs on every run of the same code; simple values first) or, with ``--seed``, at random
+from that seed (larger counts, more of the middle), every memo table dropped before each
 call (:func:`reference.core.caches.forget_all`).  A call that takes longer than ``alarm``
 seconds is stopped (``SIGALRM``: POSIX, main thread) and reported as ``timeout``; a
 ``DomainError`` is a refusal (``refused``: the documented behaviour at a size limit); any
 other exception is an ``error``.  The report lists, per result, the slowest draw and every
 draw above :data:`SLOW_S` or not ``ok``/``refused``.  Needs the ``test`` extra
-(Hypothesis).  A sweep of every result at 30 draws takes hours: pass ids for a quick look.
+(Hypothesis).  Every result at 20 derandomised draws took about a minute here; random draws
+meet the slow sizes more often and take longer (pass ids to look at a few).
 """
 
 from __future__ import annotations
@@ -71,9 +74,12 @@ def timed_call(res: Result[Any], params: dict[str, Any], alarm: float) -> dict[s
     return out
 
 
-def draws_of(res: Result[Any], draws: int) -> list[dict[str, Any]]:
-    """``draws`` inputs of ``res``: alternately valid and extreme, derandomised."""
+def draws_of(res: Result[Any], draws: int, seed: int | None = None) -> list[dict[str, Any]]:
+    """``draws`` inputs of ``res``, valid or extreme: derandomised (Hypothesis starts from
+    simple values: small counts, domain ends), or random from ``seed`` (reproducible; it
+    reaches larger counts and more of the middle)."""
     from hypothesis import HealthCheck, Phase, given, settings  # the test extra, lazily
+    from hypothesis import seed as seeded
     from hypothesis import strategies as st
 
     from reference.oracle.strategies import extreme_params, valid_params
@@ -81,13 +87,13 @@ def draws_of(res: Result[Any], draws: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     kinds = st.sampled_from([valid_params(res), extreme_params(res)])
 
-    @settings(max_examples=draws, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=draws, derandomize=seed is None, database=None, deadline=None,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
     @given(st.data())
     def collect(data: st.DataObject) -> None:
         if len(found) < draws:
             found.append(data.draw(data.draw(kinds)))
-    collect()
+    (collect if seed is None else seeded(seed)(collect))()
     return found
 
 
@@ -101,13 +107,14 @@ def _short(params: dict[str, str]) -> str:
 
 
 def sweep(ids: Iterable[str] | None = None, draws: int = 10, alarm: float = 30.0,
-          ) -> list[dict[str, Any]]:
+          seed: int | None = None) -> list[dict[str, Any]]:
     """One row per result: its draws, the slowest one, and the listed ones (above
     :data:`SLOW_S` or neither ``ok`` nor ``refused``)."""
     chosen = [get(rid) for rid in ids] if ids else list(catalogue())
     rows = []
     for res in chosen:
-        calls = [(params, timed_call(res, params, alarm)) for params in draws_of(res, draws)]
+        calls = [(params, timed_call(res, params, alarm))
+                 for params in draws_of(res, draws, seed)]
         if not calls:
             rows.append({"id": res.id, "draws": 0, "listed": []})
             continue
@@ -141,8 +148,9 @@ def table(rows: list[dict[str, Any]], draws: int, alarm: float) -> str:
 def run(args: argparse.Namespace) -> int:
     """``python -m reference bench --sweep``."""
     draws, alarm = int(args.draws), float(args.alarm)
-    rows = sweep(getattr(args, "ids", None) or None, draws, alarm)
-    text = json.dumps({"draws": draws, "alarm_s": alarm, "rows": rows}, indent=1)
+    seed = getattr(args, "seed", None)
+    rows = sweep(getattr(args, "ids", None) or None, draws, alarm, seed)
+    text = json.dumps({"draws": draws, "alarm_s": alarm, "seed": seed, "rows": rows}, indent=1)
     out = getattr(args, "out", None)
     if out:
         with open(out, "w", encoding="utf-8") as f:
