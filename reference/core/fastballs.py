@@ -226,9 +226,9 @@ class FastBalls:
         positive and as accurate as the argument allows (relative accuracy at least
         ``min(prec - 8, acc(x) - 2 size - 2)`` bits, ``2^(size-1) <= |x| < 2^size`` (``size =
         0`` below 1), ``acc(x)`` the accuracy of ``x`` relative to ``max(1, |x|)``: at 0 the
-        radius counts, not the centre; at most 16 times the exact range ``[Q(hi), Q(lo)]``, whose relative width is about
-        ``2 rad (|x| + 1)``; Arb's image of a ball argument measured up to 6 times it); else
-        None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
+        radius counts, not the centre; at most 16 times the exact range ``[Q(hi), Q(lo)]``,
+        whose relative width is about ``2 rad (|x| + 1)``; Arb's image of a ball argument
+        measured up to 6 times it); else None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
         rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): for an argument that
         allows fewer than 16 bits, over which ``Q`` varies so much that Arb's image reaches
         below 0 or is wider still (5x at ``17125 +- 8e-6``).  Beyond ``|x| =`` :data:`FAR`,
