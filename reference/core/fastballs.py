@@ -228,13 +228,13 @@ class FastBalls:
         0`` below 1), ``acc(x)`` the accuracy of ``x`` relative to ``max(1, |x|)``: at 0 the
         radius counts, not the centre; at most 16 times the exact range ``[Q(hi), Q(lo)]``,
         whose relative width is about ``2 rad (|x| + 1)``; Arb's image of a ball argument
-        measured up to 6 times it); else None, and :func:`.special.normal_sf` encloses ``Q`` at the two exact ends by its
-        rigorous point route (``Q`` decreases: ``[Q(hi), Q(lo)]``): for an argument that
-        allows fewer than 16 bits, over which ``Q`` varies so much that Arb's image reaches
-        below 0 or is wider still (5x at ``17125 +- 8e-6``).  Beyond ``|x| =`` :data:`FAR`,
-        where Arb's ``erfc`` loses more bits, from the Mills ratio's series
-        (:func:`_far_tail`, with ``2 log2|x| + 10`` guard bits: ``x^2/2`` in the exponent),
-        or None where that ball is not positive (an argument too wide for it)."""
+        measured up to 6 times it); else None, and :func:`.special.normal_sf` encloses ``Q``
+        at the two exact ends by its rigorous point route (``Q`` decreases: ``[Q(hi),
+        Q(lo)]``): for an argument that allows fewer than 16 bits, over which ``Q`` varies so
+        much that Arb's image reaches below 0 or is wider still (5x at ``17125 +- 8e-6``).
+        Beyond ``|x| =`` :data:`FAR`, where Arb's ``erfc`` loses more bits, from the Mills
+        ratio's series (:func:`_far_tail`, with ``2 log2|x| + 10`` guard bits: ``x^2/2`` in
+        the exponent), or None where that ball is not positive (an argument too wide for it)."""
         x = self.mpf(x)
         if x.is_finite() and (x > FAR or x < -FAR):
             old = ctx.prec
