@@ -65,8 +65,10 @@ def test_each_bracket_refuses_a_composition_beyond_the_limit(
         rid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the limit lowered to 1000 coefficients, 100 steps of the Gaussian (``q = 1``)
     need more: each of the four results refuses, plain and certified, with a DomainError
-    naming ``steps``, the limit, ``q``, ``sigma`` and the result."""
+    naming ``steps``, the limit, ``q``, ``sigma`` and the result (here from ``compose``'s
+    products: the prediction before composing is switched off)."""
     monkeypatch.setattr(pld_compose, "MAX_LENGTH", 1000)
+    monkeypatch.setattr(pld_compose, "PREDICTION_MARGIN", 10**9)
     res = get(rid)
     for f in (res, res.certified):
         with pytest.raises(DomainError, match=r"steps must keep the composed privacy-loss law "
@@ -81,8 +83,67 @@ def test_each_bracket_refuses_a_composition_beyond_the_limit(
 def test_the_input_found_taking_minutes_is_refused() -> None:
     """``DPSGD:delta-wor`` at ``q = 1``, ``sigma = 1``, 99999 steps, ``eps = 25.6`` squared
     for 266 s (a sweep of drawn inputs found it); its composed law would exceed
-    ``MAX_LENGTH = 2^20`` coefficients, so it is refused after the products below that."""
-    assert MAX_LENGTH == 2**20
-    with pytest.raises(DomainError, match=r"within 1048576 coefficients") as caught:
-        get("DPSGD:delta-wor").certified(q=1, sigma=1, steps=99999, eps="25.6")
-    assert caught.value.param == "steps"
+    ``MAX_LENGTH = 2^20`` coefficients (about 50 million, predicted from the coarse pass), so
+    it is refused before the fine grid's table is built: only the sizing table and the
+    coarse pass's are (a spy counts them)."""
+    assert MAX_LENGTH == 2**20 and pld_compose.PREDICTION_MARGIN == 4
+    tables: list[Fraction] = []
+    real = pld.single_step
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        tables.append(args[3])      # the grid step h
+        return real(*args, **kwargs)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pld, "single_step", counted)
+        with pytest.raises(DomainError, match=r"within 1048576 coefficients at q = 1, sigma "
+                           r"= 1 \(it needs about \d+, predicted from a coarser grid;") as caught:
+            get("DPSGD:delta-wor").certified(q=1, sigma=1, steps=99999, eps="25.6")
+    assert caught.value.param == "steps" and len(tables) == 2
+
+
+def test_refuse_larger_at_its_margin() -> None:
+    """A law of 1000 coefficients on the grid 1/8 has 8000 on the grid 1/64: refused above
+    4 times the limit only, naming the predicted length as estimated."""
+    h, finer = Fraction(1, 8), Fraction(1, 64)
+    pld_compose.refuse_larger(1000, h, finer, limit=2000)           # 8000 = 4 x 2000
+    with pytest.raises(TooLong) as caught:
+        pld_compose.refuse_larger(1000, h, finer, limit=1999)
+    assert (caught.value.length, caught.value.limit, caught.value.estimated) == (8000, 1999, True)
+    assert "a product of about 8000 coefficients (limit 1999)" in str(caught.value)
+    pld_compose.refuse_larger(1000, h, h, limit=1000)               # the same grid: no more
+    with pytest.raises(TooLong):                                    # ceil(1001 * 8) = 8008
+        pld_compose.refuse_larger(1001, h, finer, limit=2001)
+    assert not TooLong(5, 4).estimated and "a product of 5 coefficients" in str(TooLong(5, 4))
+
+
+@covers("DPSGD:eps", "DPSGD:delta-wor")
+@pytest.mark.parametrize(("rid", "params", "low", "high"), [
+    ("DPSGD:eps", {"q": "0.9", "sigma": "0.6", "steps": 1, "delta": "1e-5"}, 0.99, 1.01),
+    ("DPSGD:delta-wor", {"q": "0.1", "sigma": "1", "steps": 100, "eps": "1"}, 1.7, 2.1)])
+def test_the_prediction_against_the_composed_length(rid: str, params: dict[str, Any],
+                                                    low: float, high: float) -> None:
+    """The prediction (the coarse law's length times the ratio of the grid steps) against the
+    fine law's length as composed, measured: equal within 1% for an epsilon bracket (both
+    passes cut the same tails), about 2x over for a delta bracket whose second pass cuts at
+    the delta found (0.3 here) instead of 2^-40; the margin of 4 leaves room for both."""
+    predicted: list[int] = []
+    composed: list[tuple[Fraction, int]] = []
+    real_predict, real_compose = pld.refuse_larger, pld.compose
+
+    def spy_predict(length: int, h: Fraction, finer: Fraction, limit: Any = None) -> None:
+        predicted.append(-(-length * h // finer))
+        composed.append((finer, -1))
+        real_predict(length, h, finer, limit)
+
+    def spy_compose(step: Step, *args: Any) -> Any:
+        out = real_compose(step, *args)
+        composed.append((step.h, out[1].length()))
+        return out
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pld, "refuse_larger", spy_predict)
+        mp.setattr(pld, "compose", spy_compose)
+        get(rid)(**params)
+    finer = composed[[n for _, n in composed].index(-1)][0]
+    fine = [n for h, n in composed if h == finer and n >= 0]
+    assert predicted and fine
+    assert low <= predicted[0] / fine[0] <= high, (predicted, fine)

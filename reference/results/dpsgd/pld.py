@@ -40,7 +40,7 @@ from reference.core.errors import DomainError
 from reference.core.model import result
 from reference.core.numeric import MPF, Ctx, exact, is_interval, to_ctx
 from reference.core.params import count, nonneg, unit_open
-from reference.results.dpsgd.pld_compose import compose, delta_at, sized
+from reference.results.dpsgd.pld_compose import compose, delta_at, fraction_of, refuse_larger, sized
 from reference.results.dpsgd.pld_grid import (
     ADD,
     REMOVE,
@@ -74,12 +74,6 @@ MIN_DELTA = Fraction(1, 10**12)
 MAX_STEPS = 10**5
 
 Triple = tuple[Fraction, Fraction, Fraction]
-
-
-def _exact(x: arb) -> Fraction:
-    """The midpoint of an exact arb (``lower()``/``upper()``) as a Fraction."""
-    man, exp = x.mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 class _Composed:
@@ -146,7 +140,7 @@ def _eps_triple(c: _Composed, delta: Fraction) -> Triple:
         return bool(c.delta(k).upper() <= room)
     if not below(k_start):
         k = _first(below, k_start, c.end())
-        hi = max(Fraction(0), _exact((k * c.h + t_up).upper()))
+        hi = max(Fraction(0), fraction_of((k * c.h + t_up).upper()))
     k_a = int_above(t_lo / c.h)
     lo: Fraction = Fraction(0)
     floor_d = (d + eta).upper()
@@ -155,7 +149,7 @@ def _eps_triple(c: _Composed, delta: Fraction) -> Triple:
         return bool(c.delta(k).lower() > floor_d)
     if above(k_a):
         k = _first(lambda j: not above(j), k_a, c.end()) - 1
-        lo = max(Fraction(0), _exact((k * c.h - t_lo).lower()))
+        lo = max(Fraction(0), fraction_of((k * c.h - t_lo).lower()))
     k = _first(lambda j: bool(c.delta(j).mid() <= d), -1, c.end())
     est = min(max(k * c.step.h, lo), hi)
     return lo, est, hi
@@ -165,13 +159,13 @@ def _delta_triple(c: _Composed, eps: Fraction) -> Triple:
     """``(lo, estimate, hi)`` of this direction's delta at ``eps``."""
     e = arb(eps.numerator) / eps.denominator
     est_arb = c.delta(int_below((e / c.h).mid()))
-    est = min(max(_exact(est_arb.mid()), Fraction(0)), Fraction(1))
+    est = min(max(fraction_of(est_arb.mid()), Fraction(0)), Fraction(1))
     eta = max(est_arb.mid() / ETA_SHARE, arb(2) ** (20 - c.bits))
     t_up, t_lo = c.spreads(eta)
     k_hi = int_below((e - t_up) / c.h)
     k_lo = int_above((e + t_lo) / c.h)
-    hi = min(Fraction(1), _exact((c.delta(k_hi) + c.deficit + eta).upper()))
-    lo = max(Fraction(0), _exact((c.delta(k_lo) - eta).lower()))
+    hi = min(Fraction(1), fraction_of((c.delta(k_hi) + c.deficit + eta).upper()))
+    lo = max(Fraction(0), fraction_of((c.delta(k_lo) - eta).lower()))
     return lo, min(max(est, lo), hi), hi
 
 
@@ -289,6 +283,7 @@ def bracket(kind: str, q: Fraction, sigma: Fraction, steps: int, x: Fraction,
         grid = _plan(q, sigma, steps, cut, width, big_l)
         if grid.h >= coarse.h and first.bits == bits:  # the coarse pass is fine enough
             grid = coarse
+        refuse_larger(first.poly.length(), coarse.h, grid.h)   # before tabulating that grid
         if symmetric:
             return triple(_Composed(q, sigma, steps, SYMMETRIC, grid, bits, tail), x)
         fine = first if grid is coarse else _Composed(q, sigma, steps, REMOVE, grid, bits, tail)

@@ -9,6 +9,7 @@ result stays below the true probability of its grid point (see the ``pld_grid`` 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
@@ -25,12 +26,33 @@ T = TypeVar("T")
 MAX_LENGTH = 2**20
 
 
-class TooLong(Exception):
-    """A product of :func:`compose` would have ``length`` coefficients, above its limit."""
+#: A law predicted (:func:`refuse_larger`) to be longer than this many times the limit is
+#: refused before it is tabulated and composed.
+PREDICTION_MARGIN = 4
 
-    def __init__(self, length: int, limit: int) -> None:
-        super().__init__(f"a product of {length} coefficients (limit {limit})")
-        self.length, self.limit = length, limit
+
+class TooLong(Exception):
+    """A product of :func:`compose` would have ``length`` coefficients, above its limit (or,
+    ``estimated``, the composed law would have about ``length``: :func:`refuse_larger`)."""
+
+    def __init__(self, length: int, limit: int, estimated: bool = False) -> None:
+        size = f"about {length}" if estimated else f"{length}"
+        super().__init__(f"a product of {size} coefficients (limit {limit})")
+        self.length, self.limit, self.estimated = length, limit, estimated
+
+
+def refuse_larger(length: int, h: Fraction, finer: Fraction, limit: int | None = None) -> None:
+    """:class:`TooLong` (estimated) when a composed law of ``length`` coefficients on the grid
+    ``h`` would have more than :data:`PREDICTION_MARGIN` times the limit on the grid ``finer``:
+    its support in loss units is about the same on both (the ends cut hold the same masses;
+    a delta bracket's second pass may cut deeper tails, up to about 2x narrower), so its
+    length scales as ``h / finer``.  The law is then refused before its table and its
+    squarings are computed (seconds); one predicted within the margin is composed, and
+    refused only if a product does exceed the limit."""
+    most = MAX_LENGTH if limit is None else limit
+    predicted = math.ceil(length * h / finer)
+    if predicted > PREDICTION_MARGIN * most:
+        raise TooLong(predicted, most, estimated=True)
 
 
 def cut_ends(poly: fmpz_poly, units: int) -> tuple[fmpz_poly, int]:
@@ -105,6 +127,12 @@ def compose(step: Step, steps: int, budget: Fraction,
     return acc
 
 
+def fraction_of(x: arb) -> Fraction:
+    """The midpoint of an exact arb (``lower()``/``upper()``) as a Fraction."""
+    man, exp = x.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
 def delta_at(offset: int, poly: fmpz_poly, h: Fraction, bits: int, index: int) -> arb:
     """``sum_i r_i (1 - e^(s - s_i))_+`` at ``s = index h`` (``s_i = (offset + i) h``):
     the hockey-stick divergence of the tabulated law at ``e^s`` (a ball)."""
@@ -129,7 +157,9 @@ def sized(where: str, q: Fraction, sigma: Fraction, steps: int,
     try:
         return run()
     except TooLong as e:
+        need = (f"about {e.length}, predicted from a coarser grid" if e.estimated else
+                f"at least {e.length}")
         raise DomainError("steps", steps, f"must keep the composed privacy-loss law within "
-                          f"{e.limit} coefficients at q = {q}, sigma = {sigma} (it needs at "
-                          f"least {e.length}; at the limit the squarings take up to about 10 s): "
+                          f"{e.limit} coefficients at q = {q}, sigma = {sigma} (it needs "
+                          f"{need}; at the limit the squarings take up to about 10 s): "
                           f"fewer steps, a larger sigma or a smaller q", where) from None
