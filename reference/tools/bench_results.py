@@ -17,7 +17,7 @@ issue ("Certified answers at the speed of float libraries"):
 - ``sized`` (work growing with an input: a list's length, ``k``, a series' length set by the
   inputs) and ``composed`` (a privacy-loss law composed on a grid): the issue asks at most
   ``1 s`` certified at every input of the documented domain, which one example cannot show;
-  the table judges the example only.
+  the table judges the example only (:mod:`reference.tools.sweep` draws inputs).
 
 Absolute times on one machine, reported, never asserted in tests (a test checks the
 judging on made-up rows).
