@@ -383,13 +383,18 @@ def regressions(current: dict[str, Any], baseline: dict[str, Any],
     return out
 
 
+def emit(args: argparse.Namespace, data: dict[str, Any], table: Callable[[], str],
+         indent: int = 2) -> int:
+    """The bench commands' ending: the JSON to ``--out``; ``table()`` (``--json``: it) printed."""
+    text = json.dumps(data, indent=indent, default=str)
+    if out := getattr(args, "out", None):
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    print(text if getattr(args, "json", False) else table())
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``python -m reference bench``."""
     data = measure(bool(getattr(args, "quick", False)))
-    text = json.dumps(data, indent=2, default=str)
-    out = getattr(args, "out", None)
-    if out:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    print(text if getattr(args, "json", False) else _table(data))
-    return 0
+    return emit(args, data, lambda: _table(data))

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -36,6 +35,7 @@ from typing import Any
 from reference.core.caches import forget_all
 from reference.core.numeric import get_dps
 from reference.results import catalogue
+from reference.tools.bench import emit
 from reference.tools.cost_classes import COST_CLASSES
 
 #: ``class: (plain, certified)`` upper limits in seconds (None: no target of that kind).
@@ -159,10 +159,4 @@ def measure(ids: Iterable[str] | None = None) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """``python -m reference bench --results``."""
     data = measure()
-    text = json.dumps(data, indent=1)
-    out = getattr(args, "out", None)
-    if out:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    print(text if getattr(args, "json", False) else table(data))
-    return 0
+    return emit(args, data, lambda: table(data), indent=1)

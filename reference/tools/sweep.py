@@ -21,7 +21,6 @@ meet the slow sizes more often and take longer (pass ids to look at a few).
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import time
 from collections.abc import Iterable, Iterator
@@ -33,6 +32,7 @@ from reference.core.caches import forget_all
 from reference.core.errors import DomainError
 from reference.core.model import Result
 from reference.results import catalogue, get
+from reference.tools.bench import emit
 
 #: A certified call slower than this is listed (the speed issue's "every input: <= 1 s").
 SLOW_S = 1.0
@@ -150,10 +150,5 @@ def run(args: argparse.Namespace) -> int:
     draws, alarm = int(args.draws), float(args.alarm)
     seed = getattr(args, "seed", None)
     rows = sweep(getattr(args, "ids", None) or None, draws, alarm, seed)
-    text = json.dumps({"draws": draws, "alarm_s": alarm, "seed": seed, "rows": rows}, indent=1)
-    out = getattr(args, "out", None)
-    if out:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    print(text if getattr(args, "json", False) else table(rows, draws, alarm))
-    return 0
+    return emit(args, {"draws": draws, "alarm_s": alarm, "seed": seed, "rows": rows},
+                lambda: table(rows, draws, alarm), indent=1)
