@@ -308,6 +308,21 @@ FAST = FastBalls()
 numeric.READERS[arb] = ends
 
 
+class at_bits:  # a class, as numeric.working
+    """A context (the balls, ``iv`` or ``mp``) and ``mp`` at ``bits`` bits inside the block
+    (restored after): an enclosure computed at a caller's precision on either evaluator."""
+
+    def __init__(self, context: Any, bits: int) -> None:
+        self.context, self.bits = context, bits
+
+    def __enter__(self) -> None:
+        self.saved = self.context.prec, mp.prec
+        self.context.prec = mp.prec = self.bits
+
+    def __exit__(self, *exc: object) -> None:
+        self.context.prec, mp.prec = self.saved
+
+
 def ends_on_balls(enclose: Callable[[Any], numeric.Interval]) -> numeric.Interval:
     """``enclose(FAST)``: an enclosure's ends from Arb's balls (as rigorous as ``iv``, several
     times faster), or ``enclose(mpmath.iv)`` where Arb raises or the upper end is infinite (a

@@ -41,7 +41,7 @@ import mpmath
 
 from reference.core.caches import kept
 from reference.core.errors import DomainError
-from reference.core.fastballs import rough_ends
+from reference.core.fastballs import at_bits, rough_ends
 from reference.core.model import result
 from reference.core.numeric import (
     MPF,
@@ -59,7 +59,6 @@ from reference.core.numeric import (
 )
 from reference.core.params import Param, positive
 from reference.core.special import normal_sf
-from reference.results.dpsgd.rdp_minimum import at_bits
 
 #: Largest order accepted: the integer sum has ``alpha + 1`` terms (a few products each).
 MAX_ORDER = 10_000

@@ -33,7 +33,7 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.errors import DomainError
-from reference.core.fastballs import FAST
+from reference.core.fastballs import FAST, at_bits
 from reference.core.model import result
 from reference.core.numeric import (
     MPF,
@@ -51,11 +51,7 @@ from reference.results.dpsgd.mtz19 import log_moment
 from reference.results.dpsgd.rdp_minimum import (
     MAX_SEARCH_ORDER as MAX_SEARCH_ORDER,  # re-exported: the orders searched
 )
-from reference.results.dpsgd.rdp_minimum import (
-    Objective,
-    at_bits,
-    certified_min,
-)
+from reference.results.dpsgd.rdp_minimum import Objective, certified_min
 
 #: Largest number of steps.
 MAX_STEPS = 10**9

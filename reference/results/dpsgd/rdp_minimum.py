@@ -21,7 +21,7 @@ import mpmath
 from mpmath import iv, mp
 
 from reference.core.caches import kept
-from reference.core.fastballs import FAST, ends_on_balls, point
+from reference.core.fastballs import FAST, at_bits, ends_on_balls, point
 from reference.core.numeric import MPF, Ctx, Interval, endpoints, exact, is_interval, to_ctx
 
 #: Orders searched: every fractional order up to this (the RDP is evaluated there).
@@ -178,20 +178,6 @@ def _mix(ctx: Ctx, hs: list[MPF], s01: MPF, s23: MPF, ps: list[Fraction], ratio:
                 + to_ctx(ctx, 1 - lam) * (hs[2] + s23 * to_ctx(ctx, a - ps[2])))
         out.append(endpoints(line / to_ctx(ctx, a - 1) if ratio else line).lo)
     return min(out)
-
-
-class at_bits:  # a class, as numeric.working
-    """``ctx`` and ``mp`` at ``bits`` bits inside the block (restored after)."""
-
-    def __init__(self, ctx: Ctx, bits: int) -> None:
-        self.ctx, self.bits = ctx, bits
-
-    def __enter__(self) -> None:
-        self.saved = self.ctx.prec, mp.prec
-        self.ctx.prec = mp.prec = self.bits
-
-    def __exit__(self, *exc: object) -> None:
-        self.ctx.prec, mp.prec = self.saved
 
 
 def _value(h: Objective, ratio: bool, alpha: Fraction, bits: int) -> MPF:

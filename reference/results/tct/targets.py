@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from reference.core.errors import DomainError
-from reference.core.fastballs import ends_on_balls
+from reference.core.fastballs import at_bits, ends_on_balls
 from reference.core.numeric import (
     MPF,
     Ctx,
@@ -92,11 +92,8 @@ def _delta_min(ctx: Ctx, P: Sequence[Fraction], Q: Sequence[Fraction], eps: Frac
     bits = ctx.prec
 
     def enclose(c: Ctx) -> Interval:
-        old, c.prec = c.prec, bits
-        try:
+        with at_bits(c, bits):
             return endpoints(formula(c))
-        finally:
-            c.prec = old
 
     out = ends_on_balls(enclose)
     return ctx.mpf((out.lo, out.hi))
